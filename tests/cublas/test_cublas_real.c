@@ -38,6 +38,7 @@
 
 #include "cudastub/cudastub.h"
 #include "test_support.h"
+#include "ts_real.h"
 #include "ts_abi.h"
 #include "ts_elf.h"
 
@@ -57,10 +58,9 @@ static const int foreign_codes[] = {-1, 2, 99, 1034};
 
 static void *open_library(void)
 {
-	void *lib = dlopen(getenv("CB_OPEN"), RTLD_NOW | RTLD_LOCAL);
+	void *lib = ts_real_open("CB_OPEN");
 
 	if (!lib) {
-		printf("open_error=%s\n", dlerror());
 		fflush(stdout);
 		exit(3);
 	}
@@ -300,8 +300,8 @@ static const struct api apis[] = {
 
 /* The release's real library of the API in buf, or NULL (reported as
  * unavailable: a failure under CI). */
-static const char *real_library(const struct release *r, const struct api *a, char *buf,
-				size_t size)
+static const char *cublas_library(const struct release *r, const struct api *a, char *buf,
+				  size_t size)
 {
 	char dir[PATH_MAX / 2], why[PATH_MAX];
 
@@ -353,29 +353,19 @@ static int status_codes(const struct release *r, char *buf, size_t size)
 static int run_on(const char *scenario, const struct release *r, const struct api *a,
 		  const char *open, const char *real, const char *extra, struct ts_child *out)
 {
-	char open_var[PATH_MAX + 16], api_var[64], override[PATH_MAX + 64], asan[1024];
-	const char *env[6] = {open_var, api_var, override};
-	int n = 3;
+	char api_var[64], override[PATH_MAX + 64], asan[1024];
+	const char *env[5] = {api_var, override};
+	int n = 2;
 
 	if (extra)
 		env[n++] = extra;
-	if (r && r->leaks_unloaded_nvrtc) {
+	if (r && r->leaks_unloaded_nvrtc)
 		env[n++] = ts_env_leaks_unnamed(asan, sizeof asan);
-	}
 	env[n] = NULL;
-	snprintf(open_var, sizeof open_var, "CB_OPEN=%s", open);
 	snprintf(api_var, sizeof api_var, "CB_API=%s", a->prefix);
 	snprintf(override, sizeof override, "%s=%s", a->env, real);
-	if (ts_run_child(scenario, env, out) != 0 || out->exit_code != 0) {
-		CU_FAIL("a child failed");
-		fprintf(stderr, "%s on %s: exit %d\n%s%s\n", scenario, open, out->exit_code,
-			out->out, out->err);
-		return -1;
-	}
-	return 0;
+	return ts_real_run(scenario, "CB_OPEN", open, env, out);
 }
-
-static struct ts_child direct, through;
 
 /* key's value in c, a copy of its own (four at a time), or "(missing)" */
 static const char *value(const struct ts_child *c, const char *key)
@@ -395,7 +385,7 @@ static int expect_same_lines(const char *label)
 	char line[4096];
 	int differ = 0, lines = 0;
 
-	for (const char *p = direct.out; *p;) {
+	for (const char *p = ts_direct.out; *p;) {
 		size_t n = strcspn(p, "\n");
 		char *eq;
 
@@ -405,7 +395,7 @@ static int expect_same_lines(const char *label)
 			continue;
 		*eq = '\0';
 		lines++;
-		const char *got = value(&through, line);
+		const char *got = value(&ts_through, line);
 		if (strcmp(got, eq + 1) != 0) {
 			fprintf(stderr, "%s: %s is \"%s\" directly, \"%s\" through the stub\n",
 				label, line, eq + 1, got);
@@ -428,10 +418,10 @@ static void test_statuses_and_handles(void)
 		for (size_t k = 0; n && k < sizeof apis / sizeof *apis; k++) {
 			const struct api *a = &apis[k];
 			char path[PATH_MAX], label[64];
-			const char *real = real_library(r, a, path, sizeof path);
+			const char *real = cublas_library(r, a, path, sizeof path);
 
-			if (!real || run_on("calls", r, a, real, "", codes_var, &direct) ||
-			    run_on("calls", r, a, a->stub, real, codes_var, &through))
+			if (!real || run_on("calls", r, a, real, "", codes_var, &ts_direct) ||
+			    run_on("calls", r, a, a->stub, real, codes_var, &ts_through))
 				continue;
 			snprintf(label, sizeof label, "%s %s", r->name, a->prefix);
 			expect_same_lines(label);
@@ -441,13 +431,13 @@ static void test_statuses_and_handles(void)
 				char key[32];
 
 				snprintf(key, sizeof key, "name.%d", codes[c].value);
-				CU_ASSERT_STRING_EQUAL(value(&direct, key), codes[c].name);
+				CU_ASSERT_STRING_EQUAL(value(&ts_direct, key), codes[c].name);
 			}
-			CU_ASSERT_STRING_NOT_EQUAL(value(&direct, "create"), "0");
+			CU_ASSERT_STRING_NOT_EQUAL(value(&ts_direct, "create"), "0");
 			printf("  %s: %d statuses, and create %s (\"%s\"), the same through the "
 			       "stub\n",
 			       label, n + (int)(sizeof foreign_codes / sizeof *foreign_codes),
-			       value(&through, "create"), value(&through, "string.1"));
+			       value(&ts_through, "create"), value(&ts_through, "string.1"));
 		}
 	}
 }
@@ -461,20 +451,20 @@ static void test_gating(void)
 
 	for (size_t i = 0; i < sizeof releases / sizeof *releases; i++) {
 		char path[PATH_MAX];
-		const char *real = real_library(&releases[i], a, path, sizeof path);
+		const char *real = cublas_library(&releases[i], a, path, sizeof path);
 
-		if (!real || run_on("gating", &releases[i], a, real, "", NULL, &direct) ||
-		    run_on("gating", &releases[i], a, a->stub, real, NULL, &through))
+		if (!real || run_on("gating", &releases[i], a, real, "", NULL, &ts_direct) ||
+		    run_on("gating", &releases[i], a, a->stub, real, NULL, &ts_through))
 			continue;
 		printf("  %s:", releases[i].name);
 		for (size_t f = 0; f < sizeof functions / sizeof *functions; f++) {
 			char want[64];
-			const char *got = value(&through, functions[f]);
-			int lacks = strcmp(value(&direct, functions[f]), MISSING) == 0;
+			const char *got = value(&ts_through, functions[f]);
+			int lacks = strcmp(value(&ts_direct, functions[f]), MISSING) == 0;
 
 			/* the library's own answer, or the stub's "not supported" */
 			snprintf(want, sizeof want, "%s",
-				 lacks ? "15" : value(&direct, functions[f]));
+				 lacks ? "15" : value(&ts_direct, functions[f]));
 			CU_ASSERT_STRING_EQUAL(got, want);
 			printf(" %s %s%s", functions[f], got, lacks ? " (the stub's)" : "");
 		}
@@ -538,15 +528,15 @@ static void test_library_sized(void)
 		recorded_sizes(structures[s], sizes, sizeof sizes);
 	for (size_t i = 0; i < sizeof releases / sizeof *releases; i++) {
 		char path[PATH_MAX], label[64];
-		const char *real = real_library(&releases[i], a, path, sizeof path);
+		const char *real = cublas_library(&releases[i], a, path, sizeof path);
 		int refused = 0, lines;
 
-		if (!real || run_on("sized", &releases[i], a, real, "", sizes, &direct) ||
-		    run_on("sized", &releases[i], a, a->stub, real, sizes, &through))
+		if (!real || run_on("sized", &releases[i], a, real, "", sizes, &ts_direct) ||
+		    run_on("sized", &releases[i], a, a->stub, real, sizes, &ts_through))
 			continue;
 		snprintf(label, sizeof label, "%s cuBLASLt descriptors", releases[i].name);
 		lines = expect_same_lines(label);
-		for (const char *p = direct.out; (p = strchr(p, '=')) != NULL; p++) {
+		for (const char *p = ts_direct.out; (p = strchr(p, '=')) != NULL; p++) {
 			int rc = -1, past = -1;
 
 			CU_ASSERT_EQUAL(sscanf(p + 1, "%d %d", &rc, &past), 2);
@@ -559,7 +549,7 @@ static void test_library_sized(void)
 			const char *rc;
 
 			snprintf(key, sizeof key, "%s.8", kinds[k]);
-			rc = ts_value(&direct, key);
+			rc = ts_value(&ts_direct, key);
 			if (!rc) {
 				CU_ASSERT_TRUE(k == sizeof kinds / sizeof *kinds - 1);
 			} else {
@@ -581,31 +571,34 @@ static void test_no_library(void)
 		const char *codes = "CB_CODES=0,1,15,99";
 		char expected[128];
 
-		if (run_on("missing", NULL, a, a->stub, none, codes, &through))
+		if (run_on("missing", NULL, a, a->stub, none, codes, &ts_through))
 			continue;
-		CU_ASSERT_STRING_EQUAL(value(&through, "create"), "1");
-		CU_ASSERT_STRING_EQUAL(value(&through, "handle_written"), "0");
-		CU_ASSERT_STRING_EQUAL(value(&through, "name.1"), "CUBLAS_STATUS_NOT_INITIALIZED");
-		CU_ASSERT_STRING_EQUAL(value(&through, "name.15"), "CUBLAS_STATUS_NOT_SUPPORTED");
-		CU_ASSERT_STRING_EQUAL(value(&through, "string.15"), "CUBLAS_STATUS_NOT_SUPPORTED");
-		CU_ASSERT_STRING_EQUAL(value(&through, "string.99"), "unrecognized status code");
+		CU_ASSERT_STRING_EQUAL(value(&ts_through, "create"), "1");
+		CU_ASSERT_STRING_EQUAL(value(&ts_through, "handle_written"), "0");
+		CU_ASSERT_STRING_EQUAL(value(&ts_through, "name.1"),
+				       "CUBLAS_STATUS_NOT_INITIALIZED");
+		CU_ASSERT_STRING_EQUAL(value(&ts_through, "name.15"),
+				       "CUBLAS_STATUS_NOT_SUPPORTED");
+		CU_ASSERT_STRING_EQUAL(value(&ts_through, "string.15"),
+				       "CUBLAS_STATUS_NOT_SUPPORTED");
+		CU_ASSERT_STRING_EQUAL(value(&ts_through, "string.99"), "unrecognized status code");
 		/* the stub's own code says none was found and what to set */
 		snprintf(expected, sizeof expected, "%s=", a->env);
-		CU_ASSERT_PTR_NOT_NULL(strstr(value(&through, "string.1"), expected));
-		CU_ASSERT_PTR_NOT_NULL(strstr(value(&through, "string.1"), none));
-		CU_ASSERT_STRING_EQUAL(value(&through, "property"), "1 0");
-		CU_ASSERT_EQUAL(strtol(value(&through, "state"), NULL, 10),
+		CU_ASSERT_PTR_NOT_NULL(strstr(value(&ts_through, "string.1"), expected));
+		CU_ASSERT_PTR_NOT_NULL(strstr(value(&ts_through, "string.1"), none));
+		CU_ASSERT_STRING_EQUAL(value(&ts_through, "property"), "1 0");
+		CU_ASSERT_EQUAL(strtol(value(&ts_through, "state"), NULL, 10),
 				CUDASTUB_STATE_OVERRIDE_FAILED);
 		if (k == 0) {
-			CU_ASSERT_STRING_EQUAL(value(&through, "legacy_version"), "1 0");
-			CU_ASSERT_STRING_EQUAL(value(&through, "version"), "1 0");
-			CU_ASSERT_STRING_EQUAL(value(&through, "snrm2"), "0");
-			CU_ASSERT_STRING_EQUAL(value(&through, "sscal"), "1");
-			CU_ASSERT_STRING_EQUAL(value(&through, "cudart_version"), "0");
+			CU_ASSERT_STRING_EQUAL(value(&ts_through, "legacy_version"), "1 0");
+			CU_ASSERT_STRING_EQUAL(value(&ts_through, "version"), "1 0");
+			CU_ASSERT_STRING_EQUAL(value(&ts_through, "snrm2"), "0");
+			CU_ASSERT_STRING_EQUAL(value(&ts_through, "sscal"), "1");
+			CU_ASSERT_STRING_EQUAL(value(&ts_through, "cudart_version"), "0");
 		} else {
-			CU_ASSERT_STRING_EQUAL(value(&through, "lt_version"), "0");
+			CU_ASSERT_STRING_EQUAL(value(&ts_through, "lt_version"), "0");
 		}
-		printf("  %s: %s\n", a->prefix, value(&through, "string.1"));
+		printf("  %s: %s\n", a->prefix, value(&ts_through, "string.1"));
 	}
 }
 
@@ -644,7 +637,7 @@ static void test_exports(void)
 			const struct api *a = &apis[k];
 			struct ts_names real_exports = {0};
 			char path[PATH_MAX], list[PATH_MAX], node[64];
-			const char *real = real_library(r, a, path, sizeof path);
+			const char *real = cublas_library(r, a, path, sizeof path);
 			int unversioned = 0, missing = 0;
 
 			snprintf(list, sizeof list, "%s/%s/cu%d/%s.symbols",
@@ -697,19 +690,17 @@ static void test_exports(void)
 	}
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = CU_add_suite("cuBLAS and cuBLASLt: real libraries, no GPU", NULL, NULL);
+static const struct ts_test tests[] = {
+	{"status strings and handle creation: the library's own", test_statuses_and_handles},
+	{"functions a release lacks: 15; the rest the library's", test_gating},
+	{"library_sized descriptors: nothing written past the size", test_library_sized},
+	{"no library: the stub's codes, probes 0, none found", test_no_library},
+	{"exports: each release's, and what libcublas calls in cuBLASLt", test_exports},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "status strings and handle creation: the library's own",
-		    test_statuses_and_handles);
-	CU_add_test(s, "functions a release lacks: 15; the rest the library's", test_gating);
-	CU_add_test(s, "library_sized descriptors: nothing written past the size",
-		    test_library_sized);
-	CU_add_test(s, "no library: the stub's codes, probes 0, none found", test_no_library);
-	CU_add_test(s, "exports: each release's, and what libcublas calls in cuBLASLt",
-		    test_exports);
-}
+static const struct ts_suite suite = {"cuBLAS and cuBLASLt: real libraries, no GPU", NULL, NULL,
+				      tests};
 
 int main(int argc, char **argv)
 {
@@ -719,5 +710,5 @@ int main(int argc, char **argv)
 						       {"sized", sized_child},
 						       {NULL, NULL}};
 
-	return ts_main(argc, argv, scenarios, register_suites);
+	return ts_main_suite(argc, argv, scenarios, &suite);
 }

@@ -105,35 +105,30 @@ static void test_errors(void)
 	TS_EXPECT(label, &c, "string_34", "CUDA_ERROR_STUB_LIBRARY");
 }
 
-#define SELECT(i)                                                                                  \
-	static int select_##i(void)                                                                \
-	{                                                                                          \
-		lib = &cd_libs()[(i) / 2];                                                         \
-		by_search = (i) % 2;                                                               \
-		snprintf(label, sizeof label, "%s, %s", lib->label,                                \
-			 by_search ? "nothing found" : "CUDASTUB_CUDA_PATH=/nonexistent");         \
-		return 0;                                                                          \
-	}
-SELECT(0)
-SELECT(1)
-SELECT(2)
-SELECT(3)
-static int (*const selectors[2 * CD_LIB_COUNT])(void) = {select_0, select_1, select_2, select_3};
+static void select_suite(int i)
+{
+	lib = &cd_libs()[i / 2];
+	by_search = i % 2;
+	snprintf(label, sizeof label, "%s, %s", lib->label,
+		 by_search ? "nothing found" : "CUDASTUB_CUDA_PATH=/nonexistent");
+}
+
+static const struct ts_test tests[] = {
+	{"every export, zero arguments: 100, no crash", test_every_export},
+	{"cuDriverGetVersion and cuDeviceGetCount: 100, outputs 0", test_probes},
+	{"cuGetErrorName and cuGetErrorString for every code", test_errors},
+	{NULL, NULL},
+};
+
+static void suite_name(int i, char *buf, size_t size)
+{
+	snprintf(buf, size, "no driver: %s, %s", cd_libs()[i / 2].label,
+		 i % 2 ? "nothing found" : "CUDASTUB_CUDA_PATH=/nonexistent");
+}
 
 static void register_suites(void)
 {
-	for (int i = 0; i < 2 * CD_LIB_COUNT; i++) {
-		char name[96];
-		CU_pSuite s;
-
-		snprintf(name, sizeof name, "no driver: %s, %s", cd_libs()[i / 2].label,
-			 i % 2 ? "nothing found" : "CUDASTUB_CUDA_PATH=/nonexistent");
-		s = CU_add_suite(name, selectors[i], NULL);
-		CU_add_test(s, "every export, zero arguments: 100, no crash", test_every_export);
-		CU_add_test(s, "cuDriverGetVersion and cuDeviceGetCount: 100, outputs 0",
-			    test_probes);
-		CU_add_test(s, "cuGetErrorName and cuGetErrorString for every code", test_errors);
-	}
+	ts_add_selected_suites(2 * CD_LIB_COUNT, suite_name, select_suite, tests);
 }
 
 int main(int argc, char **argv)

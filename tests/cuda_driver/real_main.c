@@ -250,25 +250,15 @@ static void test_missing_names(void)
 		printf("    %s\n", names ? names : "(none)");
 }
 
-#define SELECT(i)                                                                                  \
-	static int select_##i(void)                                                                \
-	{                                                                                          \
-		lib = &cd_libs()[(i) / 2];                                                         \
-		by_path_var = !((i) % 2);                                                          \
-		snprintf(label, sizeof label, "%s, %s", lib->label,                                \
-			 by_path_var ? "CUDASTUB_CUDA_PATH" : "LD_LIBRARY_PATH");                  \
-		return 0;                                                                          \
-	}
-SELECT(0)
-SELECT(1)
-SELECT(2)
-SELECT(3)
-static int (*const selectors[2 * CD_LIB_COUNT])(void) = {select_0, select_1, select_2, select_3};
+static void select_suite(int i)
+{
+	lib = &cd_libs()[i / 2];
+	by_path_var = !(i % 2);
+	snprintf(label, sizeof label, "%s, %s", lib->label,
+		 by_path_var ? "CUDASTUB_CUDA_PATH" : "LD_LIBRARY_PATH");
+}
 
-static const struct {
-	const char *name;
-	void (*fn)(void);
-} tests[] = {
+static const struct ts_test tests[] = {
 	{"loads the fixture's driver 550 (12.4)", test_load},
 	{"cuDriverGetVersion, cuInit, cuDeviceGetCount match the driver", test_probes},
 	{"cuGetErrorName and cuGetErrorString match for every code", test_error_strings},
@@ -276,20 +266,18 @@ static const struct {
 	{"13.0-only entry points: CUDA_ERROR_NOT_FOUND", test_13_only},
 	{"every name the driver lacks: CUDA_ERROR_NOT_FOUND", test_missing_names},
 	{"CUDASTUB_CUDA_MAJOR: 12 takes it, 13 does not, empty is no pin", test_pin},
+	{NULL, NULL},
 };
+
+static void suite_name(int i, char *buf, size_t size)
+{
+	snprintf(buf, size, "real driver 550: %s, %s", cd_libs()[i / 2].label,
+		 i % 2 ? "LD_LIBRARY_PATH" : "CUDASTUB_CUDA_PATH");
+}
 
 static void register_suites(void)
 {
-	for (int i = 0; i < 2 * CD_LIB_COUNT; i++) {
-		char name[96];
-		CU_pSuite s;
-
-		snprintf(name, sizeof name, "real driver 550: %s, %s", cd_libs()[i / 2].label,
-			 i % 2 ? "LD_LIBRARY_PATH" : "CUDASTUB_CUDA_PATH");
-		s = CU_add_suite(name, selectors[i], NULL);
-		for (size_t t = 0; s && t < sizeof tests / sizeof *tests; t++)
-			CU_add_test(s, tests[t].name, tests[t].fn);
-	}
+	ts_add_selected_suites(2 * CD_LIB_COUNT, suite_name, select_suite, tests);
 }
 
 int main(int argc, char **argv)

@@ -199,50 +199,36 @@ static void test_debug_log(void)
 static const int abis[] = {CT_ABI_MAJOR, 12, 11};
 enum { ABIS = sizeof abis / sizeof *abis };
 
-#define SELECT(i)                                                                                  \
-	static int select_##i(void)                                                                \
-	{                                                                                          \
-		abi = abis[(i) / 2];                                                               \
-		by_pin = (i) % 2;                                                                  \
-		snprintf(label, sizeof label, "%d-ABI stub, %s", abi,                              \
-			 by_pin ? "pin 11" : "path /nonexistent");                                 \
-		return 0;                                                                          \
-	}
-SELECT(0)
-SELECT(1)
-SELECT(2)
-SELECT(3)
-SELECT(4)
-SELECT(5)
-static int (*const selectors[2 * ABIS])(void) = {select_0, select_1, select_2,
-						 select_3, select_4, select_5};
+static void select_suite(int i)
+{
+	abi = abis[i / 2];
+	by_pin = i % 2;
+	snprintf(label, sizeof label, "%d-ABI stub, %s", abi,
+		 by_pin ? "pin 11" : "path /nonexistent");
+}
 
-static const struct {
-	const char *name;
-	void (*fn)(void);
-} tests[] = {
+static const struct ts_test tests[] = {
 	{"every export returns, with the documented value", test_every_export},
 	{"the probes set 0 and return 35", test_probes},
 	{"error names for every code of the enum", test_error_names},
 	{"cudaGetErrorString(35) says none was found, in one line", test_stub_error_string},
 	{"cudaGetLastError and cudaPeekAtLastError stay 35", test_sticky},
 	{"the debug log says what each call answers", test_debug_log},
+	{NULL, NULL},
 };
+
+static void suite_name(int i, char *buf, size_t size)
+{
+	buf[0] = '\0';
+	if (i >= 2 && abis[i / 2] == CT_ABI_MAJOR)
+		return; /* a build for 12 or 11: its own ABI is the build's stub */
+	snprintf(buf, size, "cudart without a runtime: %d-ABI stub, %s", abis[i / 2],
+		 i % 2 ? "pin 11" : "path /nonexistent");
+}
 
 static void register_suites(void)
 {
-	for (int i = 0; i < 2 * ABIS; i++) {
-		char name[96];
-		CU_pSuite suite;
-
-		if (i >= 2 && abis[i / 2] == CT_ABI_MAJOR)
-			continue; /* a build for 12 or 11: its own ABI is the build's stub */
-		snprintf(name, sizeof name, "cudart without a runtime: %d-ABI stub, %s",
-			 abis[i / 2], i % 2 ? "pin 11" : "path /nonexistent");
-		suite = CU_add_suite(name, selectors[i], NULL);
-		for (size_t t = 0; suite && t < sizeof tests / sizeof *tests; t++)
-			CU_add_test(suite, tests[t].name, tests[t].fn);
-	}
+	ts_add_selected_suites(2 * ABIS, suite_name, select_suite, tests);
 }
 
 int main(int argc, char **argv)

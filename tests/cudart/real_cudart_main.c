@@ -178,46 +178,30 @@ static void test_error_strings(void)
 	TS_EXPECT_SAME(label, &child, "string_35", "direct_string_35");
 }
 
-#define SELECT(i)                                                                                  \
-	static int select_##i(void)                                                                \
-	{                                                                                          \
-		rt = &ct_runtimes[(i) / 2];                                                        \
-		by_major = (i) % 2;                                                                \
-		snprintf(label, sizeof label, "%s by %s", rt->version,                             \
-			 by_major ? "major" : "path");                                             \
-		return 0;                                                                          \
-	}
-SELECT(0)
-SELECT(1)
-SELECT(2)
-SELECT(3)
-SELECT(4)
-SELECT(5)
-static int (*const selectors[2 * CT_RUNTIME_COUNT])(void) = {select_0, select_1, select_2,
-							     select_3, select_4, select_5};
+static void select_suite(int i)
+{
+	rt = &ct_runtimes[i / 2];
+	by_major = i % 2;
+	snprintf(label, sizeof label, "%s by %s", rt->version, by_major ? "major" : "path");
+}
 
-static const struct {
-	const char *name;
-	void (*fn)(void);
-} tests[] = {
+static const struct ts_test tests[] = {
 	{"loads the selected file", test_load},
 	{"versions, device count, cudaMalloc, last error match the library", test_sequence},
 	{"the same with cudaGetLastError first", test_last_error_first},
 	{"cudaGetErrorName and cudaGetErrorString match for every code", test_error_strings},
+	{NULL, NULL},
 };
+
+static void suite_name(int i, char *buf, size_t size)
+{
+	snprintf(buf, size, "real cudart %s by %s", ct_runtimes[i / 2].version,
+		 i % 2 ? "major" : "path");
+}
 
 static void register_suites(void)
 {
-	for (int i = 0; i < 2 * CT_RUNTIME_COUNT; i++) {
-		char name[64];
-		CU_pSuite suite;
-
-		snprintf(name, sizeof name, "real cudart %s by %s", ct_runtimes[i / 2].version,
-			 i % 2 ? "major" : "path");
-		suite = CU_add_suite(name, selectors[i], NULL);
-		for (size_t t = 0; suite && t < sizeof tests / sizeof *tests; t++)
-			CU_add_test(suite, tests[t].name, tests[t].fn);
-	}
+	ts_add_selected_suites(2 * CT_RUNTIME_COUNT, suite_name, select_suite, tests);
 }
 
 int main(int argc, char **argv)

@@ -35,6 +35,7 @@
 
 #include "cudastub/cudastub.h"
 #include "test_support.h"
+#include "ts_real.h"
 
 /* From CMake: CD_STUB, the build's stub. */
 
@@ -47,55 +48,35 @@ static const int other_codes[] = {-1, 1, 15, 999, 9999, 1 << 30};
 
 /* ---- child: the calls, through CD_OPEN (the stub or the real library) ---- */
 
-static void *symbol(void *lib, const char *name)
-{
-	void *s = dlsym(lib, name);
-
-	if (!s) {
-		printf("missing=%s\n", name);
-		fflush(stdout);
-		exit(5);
-	}
-	return s;
-}
-
-static void print_string(const char *(*get)(cudnnStatus_t), int code)
-{
-	const char *s = get((cudnnStatus_t)code);
-
-	printf("err_%d=%s\n", code, s ? s : "(null)");
-}
-
 static int calls_child(void)
 {
-	void *lib = dlopen(getenv("CD_OPEN"), RTLD_NOW | RTLD_LOCAL);
+	void *lib = ts_real_open("CD_OPEN");
 	size_t (*get_version)(void), (*get_cudart)(void), (*max_device)(void);
 	cudnnStatus_t (*get_property)(libraryPropertyType, int *);
 	const char *(*error_string)(cudnnStatus_t);
 	cudnnStatus_t (*create)(cudnnHandle_t *);
 	cudnnStatus_t (*destroy)(cudnnHandle_t);
-	const cudastub_library_info *(*info)(void);
 	int property[3] = {-7, -7, -7}, rc = 0;
 	cudnnHandle_t handle = (cudnnHandle_t)(uintptr_t)0x1234;
 
-	if (!lib) {
-		printf("open_error=%s\n", dlerror());
+	if (!lib)
 		return 3;
-	}
-	*(void **)&get_version = symbol(lib, "cudnnGetVersion");
-	*(void **)&get_cudart = symbol(lib, "cudnnGetCudartVersion");
-	*(void **)&max_device = symbol(lib, "cudnnGetMaxDeviceVersion");
-	*(void **)&get_property = symbol(lib, "cudnnGetProperty");
-	*(void **)&error_string = symbol(lib, "cudnnGetErrorString");
-	*(void **)&create = symbol(lib, "cudnnCreate");
-	*(void **)&destroy = symbol(lib, "cudnnDestroy");
+	*(void **)&get_version = ts_real_symbol(lib, "cudnnGetVersion");
+	*(void **)&get_cudart = ts_real_symbol(lib, "cudnnGetCudartVersion");
+	*(void **)&max_device = ts_real_symbol(lib, "cudnnGetMaxDeviceVersion");
+	*(void **)&get_property = ts_real_symbol(lib, "cudnnGetProperty");
+	*(void **)&error_string = ts_real_symbol(lib, "cudnnGetErrorString");
+	*(void **)&create = ts_real_symbol(lib, "cudnnCreate");
+	*(void **)&destroy = ts_real_symbol(lib, "cudnnDestroy");
 
 	/* the strings first: through the stub they load nothing */
 	for (size_t r = 0; r < sizeof first_codes / sizeof *first_codes; r++)
 		for (int k = 0; k < CODES_PER_RANGE; k++)
-			print_string(error_string, first_codes[r] + k);
+			ts_real_print_string("err", first_codes[r] + k,
+					     error_string((cudnnStatus_t)(first_codes[r] + k)));
 	for (size_t k = 0; k < sizeof other_codes / sizeof *other_codes; k++)
-		print_string(error_string, other_codes[k]);
+		ts_real_print_string("err", other_codes[k],
+				     error_string((cudnnStatus_t)(other_codes[k])));
 	printf("loaded_after_strings=%d\n",
 	       dlopen("libcudnn.so.9", RTLD_NOW | RTLD_NOLOAD) != NULL);
 
@@ -115,71 +96,24 @@ static int calls_child(void)
 		printf("destroy_rc=%d\n", (int)destroy(handle));
 	/* the strings again, after the search */
 	for (int k = 0; k < 3; k++)
-		print_string(error_string, first_codes[1] + k);
+		ts_real_print_string("err", first_codes[1] + k,
+				     error_string((cudnnStatus_t)(first_codes[1] + k)));
 	printf("err_after_1001=%s\n", error_string(CUDNN_STATUS_NOT_INITIALIZED));
 
-	*(void **)&info = dlsym(lib, "cudastub_cudnn_info");
-	if (info) {
-		const cudastub_library_info *i = info();
-
-		printf("state=%d\nmajor=%d\nminor=%d\nown=%s\npath=%s\nerror=%s\n", (int)i->state,
-		       i->major, i->minor, i->own_version ? i->own_version : "",
-		       i->path ? i->path : "", i->error ? i->error : "");
-	}
+	ts_real_print_info(lib, "cudastub_cudnn_info");
 	fflush(stdout);
 	return 0;
 }
 
 /* ---- parent ---- */
 
-static struct ts_child direct, through;
-
-static int run_calls(const char *path, const char *const *extra, struct ts_child *out)
-{
-	char open_var[PATH_MAX + 16];
-	const char *env[8] = {open_var, NULL};
-	int n = 1;
-
-	snprintf(open_var, sizeof open_var, "CD_OPEN=%s", path);
-	for (; extra && *extra && n < 7; extra++)
-		env[n++] = *extra;
-	env[n] = NULL;
-	if (ts_run_child("calls", env, out) != 0 || out->exit_code != 0) {
-		CU_FAIL("the calls child failed");
-		fprintf(stderr, "%s: exit %d\n%s%s\n", path, out->exit_code, out->out, out->err);
-		return -1;
-	}
-	return 0;
-}
-
 /* The toolkit's cuDNN directly and through the stub (its override). */
-static const char *run_both(char *real, size_t size)
+static const char *cudnn_both(char *real, size_t size)
 {
-	char override[PATH_MAX + 32];
-	const char *env[] = {override, NULL};
-
-	if (!ts_toolkit_file("libcudnn.so.9", real, size))
+	if (!ts_toolkit_file("libcudnn.so.9", real, size) ||
+	    ts_real_both("calls", "CD_OPEN", "CUDASTUB_CUDNN_PATH", CD_STUB, real, NULL))
 		return NULL; /* reported */
-	snprintf(override, sizeof override, "CUDASTUB_CUDNN_PATH=%s", real);
-	if (run_calls(real, NULL, &direct) || run_calls(CD_STUB, env, &through))
-		return NULL;
 	return real;
-}
-
-static void expect_same(const char *key)
-{
-	const char *want = ts_value(&direct, key), *got;
-	char msg[256];
-
-	if (!want) {
-		snprintf(msg, sizeof msg, "the direct call printed no %s", key);
-		CU_FAIL(msg);
-		return;
-	}
-	got = ts_value(&through, key);
-	snprintf(msg, sizeof msg, "%s: %s directly, %s through the stub", key, want,
-		 got ? got : "(nothing)");
-	CU_assertImplementation(got && !strcmp(got, want), __LINE__, msg, __FILE__, "", CU_FALSE);
 }
 
 /* Every error string key the child printed, checked by f. */
@@ -203,7 +137,7 @@ static int each_code(void (*f)(const char *key, int code))
 static void same_string(const char *key, int code)
 {
 	(void)code;
-	expect_same(key);
+	TS_REAL_SAME(key);
 }
 
 static void test_versions(void)
@@ -214,26 +148,26 @@ static void test_versions(void)
 	char real[PATH_MAX], own[32];
 	long version, cudart;
 
-	if (!run_both(real, sizeof real))
+	if (!cudnn_both(real, sizeof real))
 		return;
 	for (size_t k = 0; k < sizeof same / sizeof *same; k++)
-		expect_same(same[k]);
-	version = ts_number(&direct, "version");
-	cudart = ts_number(&direct, "cudart");
-	CU_ASSERT_EQUAL(ts_number(&direct, "property_rc"), CUDNN_STATUS_SUCCESS);
+		TS_REAL_SAME(same[k]);
+	version = ts_number(&ts_direct, "version");
+	cudart = ts_number(&ts_direct, "cudart");
+	CU_ASSERT_EQUAL(ts_number(&ts_direct, "property_rc"), CUDNN_STATUS_SUCCESS);
 	/* CUDNN_VERSION's form, and the properties say the same */
 	snprintf(own, sizeof own, "%ld.%ld.%ld", version / 10000, version % 10000 / 100,
 		 version % 100);
-	CU_ASSERT_STRING_EQUAL(ts_text(&direct, "property"), own);
+	CU_ASSERT_STRING_EQUAL(ts_text(&ts_direct, "property"), own);
 	CU_ASSERT_EQUAL(version / 10000, 9);
-	CU_ASSERT_STRING_EQUAL(ts_text(&through, "own"), own);
-	CU_ASSERT_EQUAL(ts_number(&through, "state"), CUDASTUB_STATE_LOADED);
+	CU_ASSERT_STRING_EQUAL(ts_text(&ts_through, "own"), own);
+	CU_ASSERT_EQUAL(ts_number(&ts_through, "state"), CUDASTUB_STATE_LOADED);
 	/* the CUDA release it was built with: cudnnGetCudartVersion's */
-	CU_ASSERT_EQUAL(ts_number(&through, "major"), cudart / 1000);
-	CU_ASSERT_EQUAL(ts_number(&through, "minor"), cudart % 1000 / 10);
-	CU_ASSERT_EQUAL(ts_number(&through, "major"), 13);
+	CU_ASSERT_EQUAL(ts_number(&ts_through, "major"), cudart / 1000);
+	CU_ASSERT_EQUAL(ts_number(&ts_through, "minor"), cudart % 1000 / 10);
+	CU_ASSERT_EQUAL(ts_number(&ts_through, "major"), 13);
 	printf("  %s: cuDNN %s, built with CUDA %ld.%ld; cudnnCreate %ld both ways\n", real, own,
-	       cudart / 1000, cudart % 1000 / 10, ts_number(&direct, "create_rc"));
+	       cudart / 1000, cudart % 1000 / 10, ts_number(&ts_direct, "create_rc"));
 }
 
 static void test_no_gpu(void)
@@ -241,16 +175,16 @@ static void test_no_gpu(void)
 	char real[PATH_MAX];
 	long rc;
 
-	if (!run_both(real, sizeof real))
+	if (!cudnn_both(real, sizeof real))
 		return;
-	expect_same("create_rc");
-	expect_same("create_handle_set");
-	rc = ts_number(&direct, "create_rc");
+	TS_REAL_SAME("create_rc");
+	TS_REAL_SAME("create_handle_set");
+	rc = ts_number(&ts_direct, "create_rc");
 	/* without a GPU NVIDIA's cuDNN refuses a handle: the code the stub
 	 * gives without a library too; with one (tests/gpu), it succeeds */
 	CU_ASSERT(rc == CUDNN_STATUS_NOT_INITIALIZED || rc == CUDNN_STATUS_SUCCESS);
 	if (rc == CUDNN_STATUS_SUCCESS)
-		expect_same("destroy_rc");
+		TS_REAL_SAME("destroy_rc");
 }
 
 static void test_error_strings(void)
@@ -258,14 +192,14 @@ static void test_error_strings(void)
 	char real[PATH_MAX];
 	int n;
 
-	if (!run_both(real, sizeof real))
+	if (!cudnn_both(real, sizeof real))
 		return;
 	n = each_code(same_string);
-	expect_same("err_after_1001");
+	TS_REAL_SAME("err_after_1001");
 	/* answered in place: the strings alone loaded no cuDNN */
-	CU_ASSERT_EQUAL(ts_number(&through, "loaded_after_strings"), 0);
-	CU_ASSERT_STRING_EQUAL(ts_text(&direct, "err_1001"), "CUDNN_STATUS_NOT_INITIALIZED");
-	CU_ASSERT_STRING_EQUAL(ts_text(&direct, "err_1"), "CUDNN_UNKNOWN_STATUS");
+	CU_ASSERT_EQUAL(ts_number(&ts_through, "loaded_after_strings"), 0);
+	CU_ASSERT_STRING_EQUAL(ts_text(&ts_direct, "err_1001"), "CUDNN_STATUS_NOT_INITIALIZED");
+	CU_ASSERT_STRING_EQUAL(ts_text(&ts_direct, "err_1"), "CUDNN_UNKNOWN_STATUS");
 	printf("  %d codes: the same string through the stub as directly\n", n);
 }
 
@@ -279,23 +213,23 @@ static void test_release(void)
 		return;
 	*strrchr(real, '/') = '\0';
 	snprintf(dir, sizeof dir, "LD_LIBRARY_PATH=%s", real);
-	if (run_calls(CD_STUB, env, &through))
+	if (ts_real_run("calls", "CD_OPEN", CD_STUB, env, &ts_through))
 		return;
-	CU_ASSERT_EQUAL(ts_number(&through, "state"), CUDASTUB_STATE_NOT_FOUND);
-	CU_ASSERT_EQUAL(ts_number(&through, "version"), CUDNN_VERSION);
-	CU_ASSERT_EQUAL(ts_number(&through, "create_rc"), CUDNN_STATUS_NOT_INITIALIZED);
+	CU_ASSERT_EQUAL(ts_number(&ts_through, "state"), CUDASTUB_STATE_NOT_FOUND);
+	CU_ASSERT_EQUAL(ts_number(&ts_through, "version"), CUDNN_VERSION);
+	CU_ASSERT_EQUAL(ts_number(&ts_through, "create_rc"), CUDNN_STATUS_NOT_INITIALIZED);
 	env[1] = "CUDASTUB_CUDNN_MAJOR=13";
-	if (run_calls(CD_STUB, env, &through))
+	if (ts_real_run("calls", "CD_OPEN", CD_STUB, env, &ts_through))
 		return;
-	CU_ASSERT_EQUAL(ts_number(&through, "state"), CUDASTUB_STATE_LOADED);
-	CU_ASSERT_EQUAL(ts_number(&through, "major"), 13);
+	CU_ASSERT_EQUAL(ts_number(&ts_through, "state"), CUDASTUB_STATE_LOADED);
+	CU_ASSERT_EQUAL(ts_number(&ts_through, "major"), 13);
 }
 
 static void no_library_string(const char *key, int code)
 {
 	if (code == CUDNN_STATUS_NOT_INITIALIZED)
 		return; /* searched by then? not yet: the strings come first */
-	expect_same(key);
+	TS_REAL_SAME(key);
 }
 
 static void test_no_library(void)
@@ -305,50 +239,53 @@ static void test_no_library(void)
 
 	/* the direct answers, for the strings */
 	if (!ts_toolkit_file("libcudnn.so.9", real, sizeof real) ||
-	    run_calls(real, NULL, &direct) || run_calls(CD_STUB, env, &through))
+	    ts_real_run("calls", "CD_OPEN", real, NULL, &ts_direct) ||
+	    ts_real_run("calls", "CD_OPEN", CD_STUB, env, &ts_through))
 		return;
 	/* the versions a machine with the record's cuDNN and no GPU answers */
-	expect_same("version");
-	expect_same("property_rc");
-	expect_same("property");
-	CU_ASSERT_EQUAL(ts_number(&through, "property_rc"), CUDNN_STATUS_SUCCESS);
+	TS_REAL_SAME("version");
+	TS_REAL_SAME("property_rc");
+	TS_REAL_SAME("property");
+	CU_ASSERT_EQUAL(ts_number(&ts_through, "property_rc"), CUDNN_STATUS_SUCCESS);
 	/* PyTorch's check: the major it was built with, no older minor */
 	{
 		int major = -1, minor = -1;
 
-		CU_ASSERT_EQUAL(sscanf(ts_text(&through, "property"), "%d.%d", &major, &minor), 2);
+		CU_ASSERT_EQUAL(sscanf(ts_text(&ts_through, "property"), "%d.%d", &major, &minor),
+				2);
 		CU_ASSERT_EQUAL(major, CUDNN_MAJOR);
 		CU_ASSERT(minor >= CUDNN_MINOR);
 	}
-	CU_ASSERT_EQUAL(ts_number(&through, "cudart"), 0);
-	CU_ASSERT_EQUAL(ts_number(&through, "max_device"), 0);
-	CU_ASSERT_EQUAL(ts_number(&through, "create_rc"), CUDNN_STATUS_NOT_INITIALIZED);
-	CU_ASSERT_EQUAL(ts_number(&through, "create_handle_set"), 0);
-	CU_ASSERT_EQUAL(ts_number(&through, "state"), CUDASTUB_STATE_OVERRIDE_FAILED);
-	CU_ASSERT_PTR_NOT_NULL(strstr(ts_text(&through, "error"), "CUDASTUB_CUDNN_PATH="));
+	CU_ASSERT_EQUAL(ts_number(&ts_through, "cudart"), 0);
+	CU_ASSERT_EQUAL(ts_number(&ts_through, "max_device"), 0);
+	CU_ASSERT_EQUAL(ts_number(&ts_through, "create_rc"), CUDNN_STATUS_NOT_INITIALIZED);
+	CU_ASSERT_EQUAL(ts_number(&ts_through, "create_handle_set"), 0);
+	CU_ASSERT_EQUAL(ts_number(&ts_through, "state"), CUDASTUB_STATE_OVERRIDE_FAILED);
+	CU_ASSERT_PTR_NOT_NULL(strstr(ts_text(&ts_through, "error"), "CUDASTUB_CUDNN_PATH="));
 	/* before any search, every string is the library's */
 	each_code(no_library_string);
-	CU_ASSERT_STRING_EQUAL(ts_text(&through, "err_1001"), "CUDNN_STATUS_NOT_INITIALIZED");
+	CU_ASSERT_STRING_EQUAL(ts_text(&ts_through, "err_1001"), "CUDNN_STATUS_NOT_INITIALIZED");
 	/* after it, the "no library" code says none was found */
-	CU_ASSERT_PTR_NOT_NULL(strstr(ts_text(&through, "err_after_1001"), "CUDASTUB_CUDNN_PATH"));
-	expect_same("err_1002");
+	CU_ASSERT_PTR_NOT_NULL(
+		strstr(ts_text(&ts_through, "err_after_1001"), "CUDASTUB_CUDNN_PATH"));
+	TS_REAL_SAME("err_1002");
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = CU_add_suite("cuDNN through its stub, the real library", NULL, NULL);
+static const struct ts_test tests[] = {
+	{"versions as directly, CUDA release from cudnnGetCudartVersion", test_versions},
+	{"cudnnCreate without a GPU as directly", test_no_gpu},
+	{"every error string as directly, nothing loaded", test_error_strings},
+	{"a pin of another CUDA major refuses it", test_release},
+	{"no library: documented codes, outputs 0, strings", test_no_library},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "versions as directly, CUDA release from cudnnGetCudartVersion",
-		    test_versions);
-	CU_add_test(s, "cudnnCreate without a GPU as directly", test_no_gpu);
-	CU_add_test(s, "every error string as directly, nothing loaded", test_error_strings);
-	CU_add_test(s, "a pin of another CUDA major refuses it", test_release);
-	CU_add_test(s, "no library: documented codes, outputs 0, strings", test_no_library);
-}
+static const struct ts_suite suite = {"cuDNN through its stub, the real library", NULL, NULL,
+				      tests};
 
 int main(int argc, char **argv)
 {
 	static const struct ts_scenario scenarios[] = {{"calls", calls_child}, {NULL, NULL}};
 
-	return ts_main(argc, argv, scenarios, register_suites);
+	return ts_main_suite(argc, argv, scenarios, &suite);
 }

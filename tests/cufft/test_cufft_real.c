@@ -34,6 +34,7 @@
 
 #include "cudastub/cudastub.h"
 #include "test_support.h"
+#include "ts_real.h"
 
 /* From CMake: CF_STUB (the build's stub, 13 ABI), CF_STUB_12 and
  * CF_STUB_11 (the stubs of the 12.4 and 11.8 headers, "" when those
@@ -44,23 +45,10 @@
 
 /* ---- child: the calls, through CF_OPEN (the stub or a real library) ---- */
 
-static void *symbol(void *lib, const char *name)
-{
-	void *s = dlsym(lib, name);
-
-	if (!s) {
-		printf("missing=%s\n", name);
-		fflush(stdout);
-		exit(5);
-	}
-	return s;
-}
-
 static int calls_child(void)
 {
-	void *lib = dlopen(getenv("CF_OPEN"), RTLD_NOW | RTLD_LOCAL);
-	cufftResult (*get_version)(int *);
-	cufftResult (*get_property)(libraryPropertyType, int *);
+	void *lib = ts_real_open("CF_OPEN");
+	void *get_version, *get_property;
 	cufftResult (*create)(cufftHandle *);
 	cufftResult (*plan1d)(cufftHandle *, int, cufftType, int);
 	cufftResult (*estimate1d)(int, cufftType, int, size_t *);
@@ -68,32 +56,20 @@ static int calls_child(void)
 	cufftResult (*plan_property)(cufftHandle, cufftProperty, long long *);
 	cufftResult (*jit_callback)(cufftHandle, const char *, const void *, size_t,
 				    cufftXtCallbackType, void **);
-	const cudastub_library_info *(*info)(void);
-	int version = -7, property[3] = {-7, -7, -7}, rc = 0;
+	int rc;
 	cufftHandle plan = NO_SUCH_PLAN;
 	size_t size = 7;
 	long long value = -7;
 
-	if (!lib) {
-		printf("open_error=%s\n", dlerror());
+	if (!lib)
 		return 3;
-	}
-	*(void **)&get_version = symbol(lib, "cufftGetVersion");
-	*(void **)&get_property = symbol(lib, "cufftGetProperty");
-	*(void **)&create = symbol(lib, "cufftCreate");
-	*(void **)&plan1d = symbol(lib, "cufftPlan1d");
-	*(void **)&estimate1d = symbol(lib, "cufftEstimate1d");
-	*(void **)&destroy = symbol(lib, "cufftDestroy");
-	printf("version_rc=%d\n", (int)get_version(&version));
-	printf("version=%d\n", version);
-	/* every property, even after a failure; the first failure's code */
-	for (int k = 0; k < 3; k++) {
-		int r = (int)get_property((libraryPropertyType)k, &property[k]);
-
-		if (rc == 0)
-			rc = r;
-	}
-	printf("property_rc=%d\nproperty=%d.%d.%d\n", rc, property[0], property[1], property[2]);
+	get_version = ts_real_symbol(lib, "cufftGetVersion");
+	get_property = ts_real_symbol(lib, "cufftGetProperty");
+	*(void **)&create = ts_real_symbol(lib, "cufftCreate");
+	*(void **)&plan1d = ts_real_symbol(lib, "cufftPlan1d");
+	*(void **)&estimate1d = ts_real_symbol(lib, "cufftEstimate1d");
+	*(void **)&destroy = ts_real_symbol(lib, "cufftDestroy");
+	ts_real_print_version(get_version, get_property);
 	rc = (int)create(&plan);
 	printf("create_rc=%d\ncreate_plan=%d\n", rc, (int)plan);
 	if (rc == CUFFT_SUCCESS)
@@ -125,100 +101,23 @@ static int calls_child(void)
 	if (getenv("CF_CALL_DROPPED")) {
 		int (*set_distribution)(int, const void *, const void *);
 
-		*(void **)&set_distribution = symbol(lib, "cufftXtSetDistribution");
+		*(void **)&set_distribution = ts_real_symbol(lib, "cufftXtSetDistribution");
 		printf("set_distribution_rc=%d\n", set_distribution(NO_SUCH_PLAN, NULL, NULL));
 	}
 
-	*(void **)&info = dlsym(lib, "cudastub_cufft_info");
-	if (info) {
-		const cudastub_library_info *i = info();
-
-		printf("state=%d\nmajor=%d\nown=%s\npath=%s\nerror=%s\n", (int)i->state, i->major,
-		       i->own_version ? i->own_version : "", i->path ? i->path : "",
-		       i->error ? i->error : "");
-	}
+	ts_real_print_info(lib, "cudastub_cufft_info");
 	fflush(stdout);
 	return 0;
 }
 
 /* ---- parent ---- */
 
-struct release {
-	const char *name;    /* "12.4" */
-	int cuda_major;	     /* what the stub must report */
-	const char *fixture; /* NULL: the toolkit's */
-	const char *soname;
-};
-
-static const struct release releases[] = {
+static const struct ts_real_release releases[] = {
 	{"13.0", 13, NULL, "libcufft.so.12"},
 	{"12.4", 12, "mathlibs-12.4", "libcufft.so.11"},
 	{"11.8", 11, "mathlibs-11.8", "libcufft.so.10"},
 };
 #define RELEASES (sizeof releases / sizeof *releases)
-
-/* The real library of r, or NULL (reported). */
-static const char *real_library(const struct release *r, char *buf, size_t size)
-{
-	char dir[PATH_MAX / 2];
-
-	if (!r->fixture)
-		return ts_toolkit_file(r->soname, buf, size);
-	if (!ts_fixture_libdir(r->fixture, dir, sizeof dir))
-		return NULL;
-	snprintf(buf, size, "%s/%s", dir, r->soname);
-	return buf;
-}
-
-static struct ts_child direct, through;
-
-/* Runs the calls child on path with env entries (NULL-ended). */
-static int run_calls(const char *path, const char *const *extra, struct ts_child *out)
-{
-	char open_var[PATH_MAX + 16];
-	const char *env[8] = {open_var, NULL};
-	int n = 1;
-
-	snprintf(open_var, sizeof open_var, "CF_OPEN=%s", path);
-	for (; extra && *extra && n < 7; extra++)
-		env[n++] = *extra;
-	env[n] = NULL;
-	if (ts_run_child("calls", env, out) != 0 || out->exit_code != 0) {
-		CU_FAIL("the calls child failed");
-		fprintf(stderr, "%s: exit %d\n%s%s\n", path, out->exit_code, out->out, out->err);
-		return -1;
-	}
-	return 0;
-}
-
-/* The stub on the real library of r (its override); 0 when both ran. */
-static int run_both(const char *stub, const char *real, const char *extra)
-{
-	char override[PATH_MAX + 32];
-	const char *env[] = {override, extra, NULL};
-
-	snprintf(override, sizeof override, "CUDASTUB_CUFFT_PATH=%s", real);
-	if (run_calls(real, NULL, &direct) || run_calls(stub, env, &through))
-		return -1;
-	return 0;
-}
-
-/* key's value through the stub is the direct one */
-static void expect_same(const char *key)
-{
-	const char *want = ts_value(&direct, key), *got;
-	char msg[160];
-
-	if (!want) {
-		snprintf(msg, sizeof msg, "the direct call printed no %s", key);
-		CU_FAIL(msg);
-		return;
-	}
-	got = ts_value(&through, key);
-	snprintf(msg, sizeof msg, "%s: %s directly, %s through the stub", key, want,
-		 got ? got : "(nothing)");
-	CU_assertImplementation(got && !strcmp(got, want), __LINE__, msg, __FILE__, "", CU_FALSE);
-}
 
 /* The version, plans and release of one stub on every real release. */
 static void versions_through(const char *stub, int abi)
@@ -231,27 +130,28 @@ static void versions_through(const char *stub, int abi)
 
 	for (size_t i = 0; i < RELEASES; i++) {
 		char path[PATH_MAX], own[64];
-		const char *real = real_library(&releases[i], path, sizeof path);
+		const char *real = ts_real_library(&releases[i], path, sizeof path);
 		int v[3];
 
-		if (!real || run_both(stub, real, NULL))
+		if (!real ||
+		    ts_real_both("calls", "CF_OPEN", "CUDASTUB_CUFFT_PATH", stub, real, NULL))
 			continue;
-		CU_ASSERT_EQUAL(ts_number(&direct, "version_rc"), CUFFT_SUCCESS);
-		CU_ASSERT_EQUAL(ts_number(&direct, "property_rc"), CUFFT_SUCCESS);
+		CU_ASSERT_EQUAL(ts_number(&ts_direct, "version_rc"), CUFFT_SUCCESS);
+		CU_ASSERT_EQUAL(ts_number(&ts_direct, "property_rc"), CUFFT_SUCCESS);
 		for (size_t k = 0; k < sizeof same / sizeof *same; k++)
-			expect_same(same[k]);
-		snprintf(own, sizeof own, "%s", ts_value(&direct, "property"));
+			TS_REAL_SAME(same[k]);
+		snprintf(own, sizeof own, "%s", ts_value(&ts_direct, "property"));
 		/* CUFFT_VERSION's form: major * 1000 + minor * 100 + patch */
 		CU_ASSERT_EQUAL_FATAL(sscanf(own, "%d.%d.%d", &v[0], &v[1], &v[2]), 3);
-		CU_ASSERT_EQUAL(ts_number(&direct, "version"), v[0] * 1000 + v[1] * 100 + v[2]);
-		CU_ASSERT_STRING_EQUAL(ts_value(&through, "own"), own);
-		CU_ASSERT_EQUAL(ts_number(&through, "state"), CUDASTUB_STATE_LOADED);
-		CU_ASSERT_EQUAL(ts_number(&through, "major"), releases[i].cuda_major);
+		CU_ASSERT_EQUAL(ts_number(&ts_direct, "version"), v[0] * 1000 + v[1] * 100 + v[2]);
+		CU_ASSERT_STRING_EQUAL(ts_value(&ts_through, "own"), own);
+		CU_ASSERT_EQUAL(ts_number(&ts_through, "state"), CUDASTUB_STATE_LOADED);
+		CU_ASSERT_EQUAL(ts_number(&ts_through, "major"), releases[i].major);
 		printf("  %d ABI, %s: cuFFT %s (%ld), CUDA %ld; cufftCreate %ld, cufftPlan1d %ld "
 		       "both ways\n",
-		       abi, releases[i].name, own, ts_number(&direct, "version"),
-		       ts_number(&through, "major"), ts_number(&direct, "create_rc"),
-		       ts_number(&direct, "plan1d_rc"));
+		       abi, releases[i].name, own, ts_number(&ts_direct, "version"),
+		       ts_number(&ts_through, "major"), ts_number(&ts_direct, "create_rc"),
+		       ts_number(&ts_direct, "plan1d_rc"));
 	}
 }
 
@@ -264,31 +164,34 @@ static void test_versions(void)
 static void test_gating(void)
 {
 	for (size_t i = 0; i < RELEASES; i++) {
-		const struct release *r = &releases[i];
+		const struct ts_real_release *r = &releases[i];
 		char path[PATH_MAX];
-		const char *real = real_library(r, path, sizeof path);
+		const char *real = ts_real_library(r, path, sizeof path);
 
-		if (!real || run_both(CF_STUB, real, NULL))
+		if (!real ||
+		    ts_real_both("calls", "CF_OPEN", "CUDASTUB_CUFFT_PATH", CF_STUB, real, NULL))
 			continue;
 		/* plan properties: 12.0 and later */
-		if (r->cuda_major >= 12) {
-			CU_ASSERT_EQUAL(ts_number(&direct, "plan_property_rc"), CUFFT_INVALID_PLAN);
-			expect_same("plan_property_rc");
+		if (r->major >= 12) {
+			CU_ASSERT_EQUAL(ts_number(&ts_direct, "plan_property_rc"),
+					CUFFT_INVALID_PLAN);
+			TS_REAL_SAME("plan_property_rc");
 		} else {
-			CU_ASSERT_STRING_EQUAL(ts_value(&direct, "plan_property_rc"), "absent");
-			CU_ASSERT_EQUAL(ts_number(&through, "plan_property_rc"),
+			CU_ASSERT_STRING_EQUAL(ts_value(&ts_direct, "plan_property_rc"), "absent");
+			CU_ASSERT_EQUAL(ts_number(&ts_through, "plan_property_rc"),
 					CUFFT_NOT_IMPLEMENTED);
 		}
 		/* cufftXtSetJITCallback: 13.0 (and 12.x from cuFFT 11.3, if exported);
 		 * a stub of the 12.4 ABI (a build of that ABI) has none */
 		if (CF_BUILD_ABI < 13) {
-			CU_ASSERT_STRING_EQUAL(ts_value(&through, "jit_callback_rc"), "absent");
-		} else if (r->cuda_major >= 13) {
-			CU_ASSERT_EQUAL(ts_number(&direct, "jit_callback_rc"), CUFFT_INVALID_PLAN);
-			expect_same("jit_callback_rc");
+			CU_ASSERT_STRING_EQUAL(ts_value(&ts_through, "jit_callback_rc"), "absent");
+		} else if (r->major >= 13) {
+			CU_ASSERT_EQUAL(ts_number(&ts_direct, "jit_callback_rc"),
+					CUFFT_INVALID_PLAN);
+			TS_REAL_SAME("jit_callback_rc");
 		} else {
-			CU_ASSERT_STRING_EQUAL(ts_value(&direct, "jit_callback_rc"), "absent");
-			CU_ASSERT_EQUAL(ts_number(&through, "jit_callback_rc"),
+			CU_ASSERT_STRING_EQUAL(ts_value(&ts_direct, "jit_callback_rc"), "absent");
+			CU_ASSERT_EQUAL(ts_number(&ts_through, "jit_callback_rc"),
 					CUFFT_NOT_IMPLEMENTED);
 		}
 	}
@@ -306,17 +209,17 @@ static void test_pins(void)
 		return;
 	snprintf(path, sizeof path, "LD_LIBRARY_PATH=%s:%s", dirs[0], dirs[1]);
 	for (size_t i = 0; i < RELEASES; i++) {
-		const struct release *r = &releases[i];
+		const struct ts_real_release *r = &releases[i];
 
 		if (!r->fixture && !ts_toolkit_file("libcufft.so.12", toolkit, sizeof toolkit))
 			continue; /* reported */
-		snprintf(pin, sizeof pin, "CUDASTUB_CUFFT_MAJOR=%d", r->cuda_major);
-		if (run_calls(CF_STUB, env, &through))
+		snprintf(pin, sizeof pin, "CUDASTUB_CUFFT_MAJOR=%d", r->major);
+		if (ts_real_run("calls", "CF_OPEN", CF_STUB, env, &ts_through))
 			continue;
-		CU_ASSERT_EQUAL(ts_number(&through, "state"), CUDASTUB_STATE_LOADED);
-		CU_ASSERT_EQUAL(ts_number(&through, "major"), r->cuda_major);
-		CU_ASSERT_PTR_NOT_NULL(strstr(ts_value(&through, "path"), r->soname));
-		CU_ASSERT_PTR_NOT_NULL(strstr(ts_value(&through, "path"),
+		CU_ASSERT_EQUAL(ts_number(&ts_through, "state"), CUDASTUB_STATE_LOADED);
+		CU_ASSERT_EQUAL(ts_number(&ts_through, "major"), r->major);
+		CU_ASSERT_PTR_NOT_NULL(strstr(ts_value(&ts_through, "path"), r->soname));
+		CU_ASSERT_PTR_NOT_NULL(strstr(ts_value(&ts_through, "path"),
 					      r->fixture ? r->fixture : "/usr/local/"));
 	}
 }
@@ -328,73 +231,64 @@ static void test_no_library(void)
 					      "plan_property_rc", "jit_callback_rc"};
 	const char *env[] = {"CUDASTUB_CUFFT_PATH=/nonexistent/cudastub-no-cufft", NULL};
 
-	if (run_calls(CF_STUB, env, &through))
+	if (ts_real_run("calls", "CF_OPEN", CF_STUB, env, &ts_through))
 		return;
 	for (size_t k = 0; k < sizeof refused / sizeof *refused; k++) {
 		if (CF_BUILD_ABI < 13 && !strcmp(refused[k], "jit_callback_rc")) {
 			/* not exported by a stub of an older ABI */
-			CU_ASSERT_STRING_EQUAL(ts_value(&through, refused[k]), "absent");
+			CU_ASSERT_STRING_EQUAL(ts_value(&ts_through, refused[k]), "absent");
 			continue;
 		}
-		CU_ASSERT_EQUAL(ts_number(&through, refused[k]), CUFFT_SETUP_FAILED);
+		CU_ASSERT_EQUAL(ts_number(&ts_through, refused[k]), CUFFT_SETUP_FAILED);
 	}
-	CU_ASSERT_STRING_EQUAL(ts_value(&through, "version"), "0");
-	CU_ASSERT_STRING_EQUAL(ts_value(&through, "property"), "0.0.0");
+	CU_ASSERT_STRING_EQUAL(ts_value(&ts_through, "version"), "0");
+	CU_ASSERT_STRING_EQUAL(ts_value(&ts_through, "property"), "0.0.0");
 	/* only the probes write their outputs */
-	CU_ASSERT_EQUAL(ts_number(&through, "create_plan"), NO_SUCH_PLAN);
-	CU_ASSERT_EQUAL(ts_number(&through, "estimate_size"), 7);
-	CU_ASSERT_EQUAL(ts_number(&through, "state"), CUDASTUB_STATE_OVERRIDE_FAILED);
-	CU_ASSERT_PTR_NOT_NULL(strstr(ts_value(&through, "error"), "CUDASTUB_CUFFT_PATH="));
+	CU_ASSERT_EQUAL(ts_number(&ts_through, "create_plan"), NO_SUCH_PLAN);
+	CU_ASSERT_EQUAL(ts_number(&ts_through, "estimate_size"), 7);
+	CU_ASSERT_EQUAL(ts_number(&ts_through, "state"), CUDASTUB_STATE_OVERRIDE_FAILED);
+	CU_ASSERT_PTR_NOT_NULL(strstr(ts_value(&ts_through, "error"), "CUDASTUB_CUFFT_PATH="));
 }
 
 /* The stubs of the 12.4 and 11.8 headers, on every release. */
 static void test_other_abis(void)
 {
-	static const struct {
-		int abi;
-		const char *stub;
-	} stubs[] = {{12, CF_STUB_12}, {11, CF_STUB_11}};
-
-	for (size_t s = 0; s < sizeof stubs / sizeof *stubs; s++) {
-		if (!*stubs[s].stub) {
-			ts_unavailable("the 12.4 and 11.8 headers (tests/fixtures/fetch.sh), "
-				       "before configuring");
-			return;
-		}
-		versions_through(stubs[s].stub, stubs[s].abi);
-	}
+	ts_real_other_abis(CF_STUB_12, CF_STUB_11, versions_through, "the 12.4 and 11.8 headers");
 	for (size_t i = 0; i < RELEASES; i++) {
 		char path[PATH_MAX];
-		const char *real = real_library(&releases[i], path, sizeof path);
+		const char *real = ts_real_library(&releases[i], path, sizeof path);
 
 		if (!real)
 			continue;
 		/* 11.x's cufftXtSetDistribution: 12.x and 13.x dropped it */
-		if (releases[i].cuda_major > 11 &&
-		    run_both(CF_STUB_11, real, "CF_CALL_DROPPED=1") == 0)
-			CU_ASSERT_EQUAL(ts_number(&through, "set_distribution_rc"),
+		if (releases[i].major > 11 &&
+		    ts_real_both("calls", "CF_OPEN", "CUDASTUB_CUFFT_PATH", CF_STUB_11, real,
+				 "CF_CALL_DROPPED=1") == 0)
+			CU_ASSERT_EQUAL(ts_number(&ts_through, "set_distribution_rc"),
 					CUFFT_NOT_IMPLEMENTED);
 		/* 12.x's plan properties: 11.8 has none */
-		if (releases[i].cuda_major == 11 && run_both(CF_STUB_12, real, NULL) == 0)
-			CU_ASSERT_EQUAL(ts_number(&through, "plan_property_rc"),
+		if (releases[i].major == 11 &&
+		    ts_real_both("calls", "CF_OPEN", "CUDASTUB_CUFFT_PATH", CF_STUB_12, real,
+				 NULL) == 0)
+			CU_ASSERT_EQUAL(ts_number(&ts_through, "plan_property_rc"),
 					CUFFT_NOT_IMPLEMENTED);
 	}
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = CU_add_suite("cuFFT through its stub, real libraries", NULL, NULL);
+static const struct ts_test tests[] = {
+	{"versions and plans as directly, the right CUDA release", test_versions},
+	{"what a release lacks is refused, what it has answers", test_gating},
+	{"a pin takes the SONAME of its major", test_pins},
+	{"no library: CUFFT_SETUP_FAILED, versions 0", test_no_library},
+	{"the 12.4- and 11.8-ABI stubs on every release", test_other_abis},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "versions and plans as directly, the right CUDA release", test_versions);
-	CU_add_test(s, "what a release lacks is refused, what it has answers", test_gating);
-	CU_add_test(s, "a pin takes the SONAME of its major", test_pins);
-	CU_add_test(s, "no library: CUFFT_SETUP_FAILED, versions 0", test_no_library);
-	CU_add_test(s, "the 12.4- and 11.8-ABI stubs on every release", test_other_abis);
-}
+static const struct ts_suite suite = {"cuFFT through its stub, real libraries", NULL, NULL, tests};
 
 int main(int argc, char **argv)
 {
 	static const struct ts_scenario scenarios[] = {{"calls", calls_child}, {NULL, NULL}};
 
-	return ts_main(argc, argv, scenarios, register_suites);
+	return ts_main_suite(argc, argv, scenarios, &suite);
 }

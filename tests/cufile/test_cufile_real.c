@@ -27,6 +27,7 @@
 
 #include "cudastub/cudastub.h"
 #include "test_support.h"
+#include "ts_real.h"
 #include "ts_release.h"
 
 /* From CMake: CU_STUB_12 and CU_STUB_11, the stubs built against the 12.4
@@ -34,12 +35,13 @@
 
 /* cuFile writes its log beside the process; the children's goes nowhere */
 #define NO_LOG "CUFILE_LOGFILE_PATH=/dev/null"
+static const char *const no_log[] = {NO_LOG, NULL};
 
 /* ---- child: the calls, through CU_OPEN (a stub or a real library) ---- */
 
 static int calls_child(void)
 {
-	void *lib = dlopen(getenv("CU_OPEN"), RTLD_NOW | RTLD_LOCAL);
+	void *lib = ts_real_open("CU_OPEN");
 	CUfileError_t (*driver_open)(void);
 	CUfileError_t (*driver_close)(void);
 	CUfileError_t (*get_version)(int *);
@@ -48,10 +50,8 @@ static int calls_child(void)
 	const cudastub_library_info *(*info)(void);
 	CUfileError_t status;
 
-	if (!lib) {
-		printf("open_error=%s\n", dlerror());
+	if (!lib)
 		return 3;
-	}
 	*(void **)&driver_open = dlsym(lib, "cuFileDriverOpen");
 	*(void **)&driver_close = dlsym(lib, "cuFileDriverClose");
 	*(void **)&get_version = dlsym(lib, "cuFileGetVersion");
@@ -83,37 +83,6 @@ static int calls_child(void)
 
 /* ---- parent ---- */
 
-static struct ts_child direct, through;
-
-static int run_calls(const char *path, const char *extra, struct ts_child *child)
-{
-	char open_var[PATH_MAX + 16];
-	const char *env[] = {open_var, NO_LOG, extra, NULL};
-
-	snprintf(open_var, sizeof open_var, "CU_OPEN=%s", path);
-	if (ts_run_child("calls", env, child) != 0 || child->exit_code != 0) {
-		fprintf(stderr, "cufile %s: exit %d\n%s%s\n", path, child->exit_code, child->out,
-			child->err);
-		CU_FAIL("the calls child failed");
-		return -1;
-	}
-	return 0;
-}
-
-/* What every cuFile answers: the output before the version lines, which
- * only 12.x's has. */
-static const char *answers(const struct ts_child *child, char *buf, size_t size)
-{
-	const char *end = strstr(child->out, "version_err=");
-	size_t n;
-
-	if (!end)
-		end = strstr(child->out, "stub_state=");
-	n = end ? (size_t)(end - child->out) : strlen(child->out);
-	snprintf(buf, size, "%.*s", (int)(n < size ? n : size - 1), child->out);
-	return buf;
-}
-
 static void test_real(void)
 {
 	static const struct {
@@ -133,41 +102,48 @@ static void test_real(void)
 			char path[PATH_MAX], override[PATH_MAX + 32], a[4096], b[4096];
 			const char *real =
 				ts_release_file(releases[r], "libcufile.so.0", path, sizeof path);
+			const char *env[] = {override, NO_LOG, NULL};
 
 			if (!real)
 				continue; /* reported */
 			snprintf(override, sizeof override, "CUDASTUB_CUFILE_PATH=%s", real);
-			if (run_calls(real, NULL, &direct) ||
-			    run_calls(stubs[s].stub, override, &through))
+			if (ts_real_run("calls", "CU_OPEN", real, no_log, &ts_direct) ||
+			    ts_real_run("calls", "CU_OPEN", stubs[s].stub, env, &ts_through))
 				continue;
 			pairs++;
 			/* the driver's open fails without a driver (with one, it
 			 * may succeed): whichever, the same through the stub */
-			CU_ASSERT_PTR_NOT_NULL(ts_value(&direct, "open_err"));
-			CU_ASSERT_STRING_EQUAL(answers(&through, a, sizeof a),
-					       answers(&direct, b, sizeof b));
-			CU_ASSERT_EQUAL(ts_number(&through, "stub_state"), CUDASTUB_STATE_LOADED);
-			CU_ASSERT_EQUAL(ts_number(&through, "stub_major"), releases[r]);
+			CU_ASSERT_PTR_NOT_NULL(ts_value(&ts_direct, "open_err"));
+			CU_ASSERT_STRING_EQUAL(
+				ts_real_answers(&ts_through, "version_err=", "stub_state=", a,
+						sizeof a),
+				ts_real_answers(&ts_direct, "version_err=", "stub_state=", b,
+						sizeof b));
+			CU_ASSERT_EQUAL(ts_number(&ts_through, "stub_state"),
+					CUDASTUB_STATE_LOADED);
+			CU_ASSERT_EQUAL(ts_number(&ts_through, "stub_major"), releases[r]);
 			if (releases[r] == 12 && stubs[s].abi == 12) {
-				CU_ASSERT_EQUAL(ts_number(&direct, "version_err"), CU_FILE_SUCCESS);
-				CU_ASSERT_EQUAL(ts_number(&through, "version_err"),
-						ts_number(&direct, "version_err"));
-				CU_ASSERT_EQUAL(ts_number(&through, "version"),
-						ts_number(&direct, "version"));
+				CU_ASSERT_EQUAL(ts_number(&ts_direct, "version_err"),
+						CU_FILE_SUCCESS);
+				CU_ASSERT_EQUAL(ts_number(&ts_through, "version_err"),
+						ts_number(&ts_direct, "version_err"));
+				CU_ASSERT_EQUAL(ts_number(&ts_through, "version"),
+						ts_number(&ts_direct, "version"));
 			} else if (releases[r] == 11) {
 				/* 1.4 has no cuFileGetVersion: the 12.x stub
 				 * refuses it, the 11.x stub has none */
-				CU_ASSERT_PTR_NULL(ts_value(&direct, "version_err"));
+				CU_ASSERT_PTR_NULL(ts_value(&ts_direct, "version_err"));
 				if (stubs[s].abi == 12) {
-					CU_ASSERT_EQUAL(ts_number(&through, "version_err"),
+					CU_ASSERT_EQUAL(ts_number(&ts_through, "version_err"),
 							CU_FILE_PLATFORM_NOT_SUPPORTED);
-					CU_ASSERT_EQUAL(ts_number(&through, "version"), 0);
+					CU_ASSERT_EQUAL(ts_number(&ts_through, "version"), 0);
 				}
 			}
 			printf("  abi %d stub, %s: cuFileDriverOpen %ld (cu_err %ld), "
 			       "cuFileGetVersion %s, the same directly\n",
-			       stubs[s].abi, real, ts_number(&through, "open_err"),
-			       ts_number(&through, "open_cu_err"), ts_text(&direct, "version"));
+			       stubs[s].abi, real, ts_number(&ts_through, "open_err"),
+			       ts_number(&ts_through, "open_cu_err"),
+			       ts_text(&ts_direct, "version"));
 		}
 	}
 	if (!pairs)
@@ -178,37 +154,39 @@ static void test_real(void)
 static void test_no_library(void)
 {
 	const char *stubs[] = {CU_STUB_12, CU_STUB_11};
+	const char *none[] = {NO_LOG, "CUDASTUB_CUFILE_PATH=/nonexistent/cudastub-no-library",
+			      NULL};
 
 	for (size_t s = 0; s < 2; s++) {
-		if (!*stubs[s] ||
-		    run_calls(stubs[s], "CUDASTUB_CUFILE_PATH=/nonexistent/cudastub-no-library",
-			      &through))
+		if (!*stubs[s] || ts_real_run("calls", "CU_OPEN", stubs[s], none, &ts_through))
 			continue; /* reported by test_real */
-		CU_ASSERT_EQUAL(ts_number(&through, "open_err"), CU_FILE_DRIVER_NOT_INITIALIZED);
-		CU_ASSERT_EQUAL(ts_number(&through, "open_cu_err"), 0);
-		CU_ASSERT_EQUAL(ts_number(&through, "close_err"), CU_FILE_DRIVER_NOT_INITIALIZED);
-		CU_ASSERT_EQUAL(ts_number(&through, "use_count"), 0);
-		CU_ASSERT_EQUAL(ts_number(&through, "read"), -CU_FILE_DRIVER_NOT_INITIALIZED);
+		CU_ASSERT_EQUAL(ts_number(&ts_through, "open_err"), CU_FILE_DRIVER_NOT_INITIALIZED);
+		CU_ASSERT_EQUAL(ts_number(&ts_through, "open_cu_err"), 0);
+		CU_ASSERT_EQUAL(ts_number(&ts_through, "close_err"),
+				CU_FILE_DRIVER_NOT_INITIALIZED);
+		CU_ASSERT_EQUAL(ts_number(&ts_through, "use_count"), 0);
+		CU_ASSERT_EQUAL(ts_number(&ts_through, "read"), -CU_FILE_DRIVER_NOT_INITIALIZED);
 		if (s == 0) {
-			CU_ASSERT_EQUAL(ts_number(&through, "version_err"),
+			CU_ASSERT_EQUAL(ts_number(&ts_through, "version_err"),
 					CU_FILE_DRIVER_NOT_INITIALIZED);
-			CU_ASSERT_EQUAL(ts_number(&through, "version"), 0);
+			CU_ASSERT_EQUAL(ts_number(&ts_through, "version"), 0);
 		}
-		CU_ASSERT_EQUAL(ts_number(&through, "stub_state"), CUDASTUB_STATE_OVERRIDE_FAILED);
+		CU_ASSERT_EQUAL(ts_number(&ts_through, "stub_state"),
+				CUDASTUB_STATE_OVERRIDE_FAILED);
 	}
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = CU_add_suite("cuFile: real libraries through the stub", NULL, NULL);
+static const struct ts_test tests[] = {
+	{"the driver's open and the version: what the library answers", test_real},
+	{"no library: CU_FILE_DRIVER_NOT_INITIALIZED, no crash", test_no_library},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "the driver's open and the version: what the library answers", test_real);
-	CU_add_test(s, "no library: CU_FILE_DRIVER_NOT_INITIALIZED, no crash", test_no_library);
-}
+static const struct ts_suite suite = {"cuFile: real libraries through the stub", NULL, NULL, tests};
 
 int main(int argc, char **argv)
 {
 	static const struct ts_scenario scenarios[] = {{"calls", calls_child}, {NULL, NULL}};
 
-	return ts_main(argc, argv, scenarios, register_suites);
+	return ts_main_suite(argc, argv, scenarios, &suite);
 }

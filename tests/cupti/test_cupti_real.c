@@ -36,6 +36,7 @@
 
 #include "cudastub/cudastub.h"
 #include "test_support.h"
+#include "ts_real.h"
 
 /* From CMake: CP_STUB (the build's stub, 13 ABI), CP_STUB_12 and
  * CP_STUB_11 (the stubs of the 12.4 and 11.8 headers, "" when those
@@ -55,18 +56,6 @@ static const int codes[] = {0,	1,  2,	3,  4,	5,  6,	 7,   8,   9,	 10,   11, 12,
 #define UNTOUCHED ((CUpti_SubscriberHandle)(uintptr_t)0x5eed)
 
 /* ---- child: the calls, through CP_OPEN (the stub or a real library) ---- */
-
-static void *symbol(void *lib, const char *name)
-{
-	void *s = dlsym(lib, name);
-
-	if (!s) {
-		printf("missing=%s\n", name);
-		fflush(stdout);
-		exit(5);
-	}
-	return s;
-}
 
 static void CUPTIAPI callback(void *data, CUpti_CallbackDomain domain, CUpti_CallbackId id,
 			      const void *info)
@@ -88,7 +77,7 @@ static void print_text(const char *key, int code, int rc, const char *text)
 
 static int calls_child(void)
 {
-	void *lib = dlopen(getenv("CP_OPEN"), RTLD_NOW | RTLD_LOCAL);
+	void *lib = ts_real_open("CP_OPEN");
 	CUptiResult (*get_version)(uint32_t *);
 	CUptiResult (*result_string)(CUptiResult, const char **);
 	CUptiResult (*error_message)(CUptiResult, const char **);
@@ -99,23 +88,20 @@ static int calls_child(void)
 	CUptiResult (*unsubscribe)(CUpti_SubscriberHandle);
 	CUptiResult (*activity_enable)(CUpti_ActivityKind);
 	CUptiResult (*timestamp)(uint64_t *);
-	const cudastub_library_info *(*info)(void);
 	CUpti_SubscriberHandle subscriber = UNTOUCHED;
 	uint32_t version = 7;
 	uint64_t now = 7;
 
-	if (!lib) {
-		printf("open_error=%s\n", dlerror());
+	if (!lib)
 		return 3;
-	}
-	*(void **)&get_version = symbol(lib, "cuptiGetVersion");
-	*(void **)&result_string = symbol(lib, "cuptiGetResultString");
-	*(void **)&subscribe = symbol(lib, "cuptiSubscribe");
-	*(void **)&enable_callback = symbol(lib, "cuptiEnableCallback");
-	*(void **)&enable_domain = symbol(lib, "cuptiEnableDomain");
-	*(void **)&unsubscribe = symbol(lib, "cuptiUnsubscribe");
-	*(void **)&activity_enable = symbol(lib, "cuptiActivityEnable");
-	*(void **)&timestamp = symbol(lib, "cuptiGetTimestamp");
+	*(void **)&get_version = ts_real_symbol(lib, "cuptiGetVersion");
+	*(void **)&result_string = ts_real_symbol(lib, "cuptiGetResultString");
+	*(void **)&subscribe = ts_real_symbol(lib, "cuptiSubscribe");
+	*(void **)&enable_callback = ts_real_symbol(lib, "cuptiEnableCallback");
+	*(void **)&enable_domain = ts_real_symbol(lib, "cuptiEnableDomain");
+	*(void **)&unsubscribe = ts_real_symbol(lib, "cuptiUnsubscribe");
+	*(void **)&activity_enable = ts_real_symbol(lib, "cuptiActivityEnable");
+	*(void **)&timestamp = ts_real_symbol(lib, "cuptiGetTimestamp");
 	printf("version_rc=%d\n", (int)get_version(&version));
 	printf("version=%u\n", version);
 	printf("version_null_rc=%d\n", (int)get_version(NULL));
@@ -144,125 +130,23 @@ static int calls_child(void)
 	printf("activity_enable_rc=%d\n", (int)activity_enable(CUPTI_ACTIVITY_KIND_KERNEL));
 	printf("timestamp_rc=%d\n", (int)timestamp(&now));
 
-	*(void **)&info = dlsym(lib, "cudastub_cupti_info");
-	if (info) {
-		const cudastub_library_info *i = info();
-
-		printf("state=%d\nmajor=%d\nown=%s\npath=%s\nerror=%s\n", (int)i->state, i->major,
-		       i->own_version ? i->own_version : "", i->path ? i->path : "",
-		       i->error ? i->error : "");
-	}
-	fflush(stdout);
-	return 0;
-}
-
-/* Every export of the stub's list, called with all-zero arguments (no
- * library: nothing is forwarded, so none is dereferenced): prints
- * call.<name>=<result> and called=<count>. */
-static int sweep_child(void)
-{
-	void *lib = dlopen(getenv("CP_OPEN"), RTLD_NOW | RTLD_LOCAL);
-	FILE *list = fopen(CP_SYMBOLS, "r");
-	char line[256];
-	int called = 0;
-
-	if (!lib || !list)
-		return 3;
-	while (fgets(line, sizeof line, list)) {
-		int (*fn)(void *, void *, void *, void *, void *, void *);
-
-		line[strcspn(line, "\r\n")] = '\0';
-		if (!line[0] || line[0] == '#')
-			continue;
-		*(void **)&fn = symbol(lib, line);
-		printf("call.%s=%d\n", line, fn(NULL, NULL, NULL, NULL, NULL, NULL));
-		called++;
-	}
-	fclose(list);
-	printf("called=%d\n", called);
+	ts_real_print_info(lib, "cudastub_cupti_info");
 	fflush(stdout);
 	return 0;
 }
 
 /* ---- parent ---- */
 
-struct release {
-	const char *name;    /* "12.4" */
-	int cuda_major;	     /* what the stub must report */
-	const char *fixture; /* NULL: the toolkit's */
-	const char *soname;
-	unsigned api; /* cuptiGetVersion's answer */
-};
-
-static const struct release releases[] = {
-	{"13.0", 13, NULL, "libcupti.so.13", 130001},
-	{"12.4", 12, "cupti-12.4", "libcupti.so.12", 22},
-	{"11.8", 11, "cupti-11.8", "libcupti.so.11.8", 18},
+/* A release, and what its cuptiGetVersion answers. */
+static const struct {
+	struct ts_real_release at;
+	unsigned api;
+} releases[] = {
+	{{"13.0", 13, NULL, "libcupti.so.13"}, 130001},
+	{{"12.4", 12, "cupti-12.4", "libcupti.so.12"}, 22},
+	{{"11.8", 11, "cupti-11.8", "libcupti.so.11.8"}, 18},
 };
 #define RELEASES (sizeof releases / sizeof *releases)
-
-/* The real library of r, or NULL (reported). */
-static const char *real_library(const struct release *r, char *buf, size_t size)
-{
-	char dir[PATH_MAX / 2];
-
-	if (!r->fixture)
-		return ts_toolkit_file(r->soname, buf, size);
-	if (!ts_fixture_libdir(r->fixture, dir, sizeof dir))
-		return NULL;
-	snprintf(buf, size, "%s/%s", dir, r->soname);
-	return buf;
-}
-
-static struct ts_child direct, through;
-
-/* Runs the calls child on path with env entries (NULL-ended). */
-static int run_calls(const char *path, const char *const *extra, struct ts_child *out)
-{
-	char open_var[PATH_MAX + 16];
-	const char *env[8] = {open_var, NULL};
-	int n = 1;
-
-	snprintf(open_var, sizeof open_var, "CP_OPEN=%s", path);
-	for (; extra && *extra && n < 7; extra++)
-		env[n++] = *extra;
-	env[n] = NULL;
-	if (ts_run_child("calls", env, out) != 0 || out->exit_code != 0) {
-		CU_FAIL("the calls child failed");
-		fprintf(stderr, "%s: exit %d\n%s%s\n", path, out->exit_code, out->out, out->err);
-		return -1;
-	}
-	return 0;
-}
-
-/* The stub on the real library (its override); 0 when both ran. */
-static int run_both(const char *stub, const char *real)
-{
-	char override[PATH_MAX + 32];
-	const char *env[] = {override, NULL};
-
-	snprintf(override, sizeof override, "CUDASTUB_CUPTI_PATH=%s", real);
-	if (run_calls(real, NULL, &direct) || run_calls(stub, env, &through))
-		return -1;
-	return 0;
-}
-
-/* key's value through the stub is the direct one */
-static void expect_same(const char *key)
-{
-	const char *want = ts_value(&direct, key), *got;
-	char msg[320];
-
-	if (!want) {
-		snprintf(msg, sizeof msg, "the direct call printed no %s", key);
-		CU_FAIL(msg);
-		return;
-	}
-	got = ts_value(&through, key);
-	snprintf(msg, sizeof msg, "%s: %s directly, %s through the stub", key, want,
-		 got ? got : "(nothing)");
-	CU_assertImplementation(got && !strcmp(got, want), __LINE__, msg, __FILE__, "", CU_FALSE);
-}
 
 /* The key of code's cuptiGetResultString answer. */
 static const char *name_key(int code)
@@ -284,37 +168,38 @@ static void answers_through(const char *stub, int abi)
 	};
 
 	for (size_t i = 0; i < RELEASES; i++) {
-		const struct release *r = &releases[i];
+		const struct ts_real_release *r = &releases[i].at;
 		char path[PATH_MAX], key[32];
-		const char *real = real_library(r, path, sizeof path);
+		const char *real = ts_real_library(r, path, sizeof path);
 		size_t messages = 0;
 
-		if (!real || run_both(stub, real))
+		if (!real ||
+		    ts_real_both("calls", "CP_OPEN", "CUDASTUB_CUPTI_PATH", stub, real, NULL))
 			continue;
-		CU_ASSERT_EQUAL(ts_number(&direct, "version_rc"), CUPTI_SUCCESS);
-		CU_ASSERT_EQUAL(ts_number(&direct, "version"), r->api);
+		CU_ASSERT_EQUAL(ts_number(&ts_direct, "version_rc"), CUPTI_SUCCESS);
+		CU_ASSERT_EQUAL(ts_number(&ts_direct, "version"), releases[i].api);
 		for (size_t k = 0; k < sizeof same / sizeof *same; k++)
-			expect_same(same[k]);
+			TS_REAL_SAME(same[k]);
 		for (size_t k = 0; k < CODES; k++) {
 			const char *got;
 
 			snprintf(key, sizeof key, "string_%d", codes[k]);
-			expect_same(key);
+			TS_REAL_SAME(key);
 			/* cuptiGetErrorMessage came with 12.x: a stub of 12.x's
 			 * headers or later has it, and refuses it on 11.8 */
 			snprintf(key, sizeof key, "message_%d", codes[k]);
-			got = ts_value(&through, key);
+			got = ts_value(&ts_through, key);
 			CU_ASSERT_EQUAL(!got, abi < 12);
-			if (ts_value(&direct, key)) {
-				CU_ASSERT_EQUAL(r->cuda_major >= 12, 1);
+			if (ts_value(&ts_direct, key)) {
+				CU_ASSERT_EQUAL(r->major >= 12, 1);
 				if (got)
-					expect_same(key);
+					TS_REAL_SAME(key);
 				messages++;
 			} else if (got) {
 				/* a release without it: the stub names the code
 				 * from its headers, as with no library (where the
 				 * release names it too, alike) */
-				const char *named = ts_value(&direct, name_key(codes[k]));
+				const char *named = ts_value(&ts_direct, name_key(codes[k]));
 
 				if (!strncmp(got, "0:", 2) && !strncmp(named, "0:", 2)) {
 					CU_ASSERT_STRING_EQUAL(got, named);
@@ -325,14 +210,15 @@ static void answers_through(const char *stub, int abi)
 				}
 			}
 		}
-		CU_ASSERT_EQUAL(messages, r->cuda_major >= 12 ? CODES : 0);
-		CU_ASSERT_EQUAL(ts_number(&through, "state"), CUDASTUB_STATE_LOADED);
-		CU_ASSERT_EQUAL(ts_number(&through, "major"), r->cuda_major);
+		CU_ASSERT_EQUAL(messages, r->major >= 12 ? CODES : 0);
+		CU_ASSERT_EQUAL(ts_number(&ts_through, "state"), CUDASTUB_STATE_LOADED);
+		CU_ASSERT_EQUAL(ts_number(&ts_through, "major"), r->major);
 		printf("  %d ABI, %s: API version %ld, CUDA %ld; %zu result strings, %zu "
 		       "messages; cuptiSubscribe %ld, cuptiActivityEnable %ld both ways\n",
-		       abi, r->name, ts_number(&direct, "version"), ts_number(&through, "major"),
-		       CODES, messages, ts_number(&direct, "subscribe_rc"),
-		       ts_number(&direct, "activity_enable_rc"));
+		       abi, r->name, ts_number(&ts_direct, "version"),
+		       ts_number(&ts_through, "major"), CODES, messages,
+		       ts_number(&ts_direct, "subscribe_rc"),
+		       ts_number(&ts_direct, "activity_enable_rc"));
 	}
 }
 
@@ -352,21 +238,21 @@ static void expect_no_library(int state, const char *error, const char *why)
 	const char *message;
 
 	for (size_t k = 0; k < sizeof refused / sizeof *refused; k++)
-		CU_ASSERT_EQUAL(ts_number(&through, refused[k]), CUPTI_ERROR_NOT_INITIALIZED);
-	CU_ASSERT_STRING_EQUAL(ts_value(&through, "version"), "0");
-	CU_ASSERT_STRING_EQUAL(ts_value(&through, "subscriber_untouched"), "1");
-	CU_ASSERT_STRING_EQUAL(ts_value(&through, "string_0"), "0:CUPTI_SUCCESS");
-	CU_ASSERT_STRING_EQUAL(ts_value(&through, "string_15"), "0:CUPTI_ERROR_NOT_INITIALIZED");
-	CU_ASSERT_STRING_EQUAL(ts_value(&through, "string_999"), "0:CUPTI_ERROR_UNKNOWN");
-	CU_ASSERT_STRING_EQUAL(ts_value(&through, "string_47"), "15:unrecognized status code");
-	CU_ASSERT_STRING_EQUAL(ts_value(&through, "message_27"), "0:CUPTI_ERROR_NOT_SUPPORTED");
+		CU_ASSERT_EQUAL(ts_number(&ts_through, refused[k]), CUPTI_ERROR_NOT_INITIALIZED);
+	CU_ASSERT_STRING_EQUAL(ts_value(&ts_through, "version"), "0");
+	CU_ASSERT_STRING_EQUAL(ts_value(&ts_through, "subscriber_untouched"), "1");
+	CU_ASSERT_STRING_EQUAL(ts_value(&ts_through, "string_0"), "0:CUPTI_SUCCESS");
+	CU_ASSERT_STRING_EQUAL(ts_value(&ts_through, "string_15"), "0:CUPTI_ERROR_NOT_INITIALIZED");
+	CU_ASSERT_STRING_EQUAL(ts_value(&ts_through, "string_999"), "0:CUPTI_ERROR_UNKNOWN");
+	CU_ASSERT_STRING_EQUAL(ts_value(&ts_through, "string_47"), "15:unrecognized status code");
+	CU_ASSERT_STRING_EQUAL(ts_value(&ts_through, "message_27"), "0:CUPTI_ERROR_NOT_SUPPORTED");
 	/* the "no library" code's message says what failed and what to set */
-	message = ts_value(&through, "message_15");
+	message = ts_value(&ts_through, "message_15");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(message);
 	CU_ASSERT_EQUAL(strncmp(message, "0:", 2), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(message, why));
-	CU_ASSERT_EQUAL(ts_number(&through, "state"), state);
-	CU_ASSERT_PTR_NOT_NULL(strstr(ts_value(&through, "error"), error));
+	CU_ASSERT_EQUAL(ts_number(&ts_through, "state"), state);
+	CU_ASSERT_PTR_NOT_NULL(strstr(ts_value(&ts_through, "error"), error));
 }
 
 static void test_no_library(void)
@@ -375,10 +261,10 @@ static void test_no_library(void)
 	/* 11.8's SONAME is on no path of this process: the search finds none */
 	const char *nothing[] = {"CUDASTUB_CUPTI_MAJOR=11", "LD_LIBRARY_PATH=", NULL};
 
-	if (run_calls(CP_STUB, env, &through) == 0)
+	if (ts_real_run("calls", "CP_OPEN", CP_STUB, env, &ts_through) == 0)
 		expect_no_library(CUDASTUB_STATE_OVERRIDE_FAILED,
 				  "CUDASTUB_CUPTI_PATH=", "CUDASTUB_CUPTI_PATH=");
-	if (run_calls(CP_STUB, nothing, &through) == 0)
+	if (ts_real_run("calls", "CP_OPEN", CP_STUB, nothing, &ts_through) == 0)
 		expect_no_library(CUDASTUB_STATE_NOT_FOUND, "no usable libcupti",
 				  "(CUDASTUB_CUPTI_MAJOR=11)");
 }
@@ -386,71 +272,30 @@ static void test_no_library(void)
 /* The stubs of the 12 and 11 ABIs, on every release. */
 static void test_other_abis(void)
 {
-	static const struct {
-		int abi;
-		const char *stub;
-	} stubs[] = {{12, CP_STUB_12}, {11, CP_STUB_11}};
-
-	for (size_t s = 0; s < sizeof stubs / sizeof *stubs; s++) {
-		if (!*stubs[s].stub) {
-			ts_unavailable("the 12.4 and 11.8 headers and CUPTI fixtures "
-				       "(tests/fixtures/fetch.sh), before configuring");
-			return;
-		}
-		answers_through(stubs[s].stub, stubs[s].abi);
-	}
+	ts_real_other_abis(CP_STUB_12, CP_STUB_11, answers_through,
+			   "the 12.4 and 11.8 headers and CUPTI fixtures");
 }
 
 /* The sweep: every export, no library, the documented code, no crash. */
-static void test_sweep(void)
+static void test_cupti_sweep(void)
 {
-	const char *env[] = {"CUDASTUB_CUPTI_PATH=/nonexistent/cudastub-sweep", NULL};
-	FILE *list = fopen(CP_SYMBOLS, "r");
-	char line[256], key[300];
-	long names = 0, refused = 0;
-
-	CU_ASSERT_PTR_NOT_NULL_FATAL(list);
-	if (ts_run_child("sweep", (const char *[]){"CP_OPEN=" CP_STUB, env[0], NULL}, &through) !=
-		    0 ||
-	    through.exit_code != 0) {
-		fprintf(stderr, "sweep: exit %d\n%s%s\n", through.exit_code, through.out,
-			through.err);
-		CU_FAIL("the sweep child failed");
-		fclose(list);
-		return;
-	}
-	while (fgets(line, sizeof line, list)) {
-		line[strcspn(line, "\r\n")] = '\0';
-		if (!line[0] || line[0] == '#')
-			continue;
-		names++;
-		snprintf(key, sizeof key, "call.%s", line);
-		if (ts_number(&through, key) == CUPTI_ERROR_NOT_INITIALIZED)
-			refused++;
-		else
-			fprintf(stderr, "  %s: %s\n", key, ts_value(&through, key));
-	}
-	fclose(list);
-	CU_ASSERT_EQUAL(ts_number(&through, "called"), names);
-	CU_ASSERT_EQUAL(refused, names);
-	printf("  %ld exports called with no library: %ld returned %d\n", names, refused,
-	       (int)CUPTI_ERROR_NOT_INITIALIZED);
+	ts_real_sweep(CP_STUB, CP_SYMBOLS, "CUDASTUB_CUPTI_PATH", CUPTI_ERROR_NOT_INITIALIZED);
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = CU_add_suite("CUPTI through its stub, real libraries", NULL, NULL);
+static const struct ts_test tests[] = {
+	{"versions, strings, callbacks as directly, the right release", test_real},
+	{"no library: CUPTI_ERROR_NOT_INITIALIZED, names, no crash", test_no_library},
+	{"the 12.4- and 11.8-ABI stubs on every release", test_other_abis},
+	{"every export, no library: the code, no crash", test_cupti_sweep},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "versions, strings, callbacks as directly, the right release", test_real);
-	CU_add_test(s, "no library: CUPTI_ERROR_NOT_INITIALIZED, names, no crash", test_no_library);
-	CU_add_test(s, "the 12.4- and 11.8-ABI stubs on every release", test_other_abis);
-	CU_add_test(s, "every export, no library: the code, no crash", test_sweep);
-}
+static const struct ts_suite suite = {"CUPTI through its stub, real libraries", NULL, NULL, tests};
 
 int main(int argc, char **argv)
 {
 	static const struct ts_scenario scenarios[] = {
-		{"calls", calls_child}, {"sweep", sweep_child}, {NULL, NULL}};
+		{"calls", calls_child}, TS_REAL_SWEEP_SCENARIO, {NULL, NULL}};
 
-	return ts_main(argc, argv, scenarios, register_suites);
+	return ts_main_suite(argc, argv, scenarios, &suite);
 }

@@ -37,6 +37,7 @@
 
 #include "cudastub/cudastub.h"
 #include "test_support.h"
+#include "ts_real.h"
 #include "ts_files.h"
 
 /* From CMake: CR_STUB (the build's stub, 13 ABI), CR_STUB_12 and
@@ -49,34 +50,6 @@
 #define DIMENSIONS 64
 
 /* ---- child: the calls, through CR_OPEN (the stub or a real library) ---- */
-
-static void *symbol(void *lib, const char *name)
-{
-	void *s = dlsym(lib, name);
-
-	if (!s) {
-		printf("missing=%s\n", name);
-		fflush(stdout);
-		exit(5);
-	}
-	return s;
-}
-
-static void print_info(void *lib)
-{
-	const cudastub_library_info *(*info)(void);
-
-	*(void **)&info = dlsym(lib, "cudastub_curand_info");
-	if (info) {
-		const cudastub_library_info *i = info();
-
-		printf("state=%d\nmajor=%d\nown=%s\npath=%s\nerror=%s\nchoice=%s\n", (int)i->state,
-		       i->major, i->own_version ? i->own_version : "", i->path ? i->path : "",
-		       i->error ? i->error : "", i->choice ? i->choice : "");
-		for (unsigned k = 0; k < i->attempt_count; k++)
-			printf("tried.%u=%s: %s\n", k, i->attempts[k].path, i->attempts[k].outcome);
-	}
-}
 
 /* The functions the draws need, from one library. */
 struct api {
@@ -97,19 +70,19 @@ struct api {
 
 static void api_from(void *lib, struct api *a)
 {
-	*(void **)&a->create_host = symbol(lib, "curandCreateGeneratorHost");
-	*(void **)&a->destroy = symbol(lib, "curandDestroyGenerator");
-	*(void **)&a->seed = symbol(lib, "curandSetPseudoRandomGeneratorSeed");
-	*(void **)&a->offset = symbol(lib, "curandSetGeneratorOffset");
-	*(void **)&a->dimensions = symbol(lib, "curandSetQuasiRandomGeneratorDimensions");
-	*(void **)&a->bits = symbol(lib, "curandGenerate");
-	*(void **)&a->bits64 = symbol(lib, "curandGenerateLongLong");
-	*(void **)&a->uniform = symbol(lib, "curandGenerateUniform");
-	*(void **)&a->uniform_double = symbol(lib, "curandGenerateUniformDouble");
-	*(void **)&a->normal = symbol(lib, "curandGenerateNormal");
-	*(void **)&a->normal_double = symbol(lib, "curandGenerateNormalDouble");
-	*(void **)&a->log_normal = symbol(lib, "curandGenerateLogNormal");
-	*(void **)&a->poisson = symbol(lib, "curandGeneratePoisson");
+	*(void **)&a->create_host = ts_real_symbol(lib, "curandCreateGeneratorHost");
+	*(void **)&a->destroy = ts_real_symbol(lib, "curandDestroyGenerator");
+	*(void **)&a->seed = ts_real_symbol(lib, "curandSetPseudoRandomGeneratorSeed");
+	*(void **)&a->offset = ts_real_symbol(lib, "curandSetGeneratorOffset");
+	*(void **)&a->dimensions = ts_real_symbol(lib, "curandSetQuasiRandomGeneratorDimensions");
+	*(void **)&a->bits = ts_real_symbol(lib, "curandGenerate");
+	*(void **)&a->bits64 = ts_real_symbol(lib, "curandGenerateLongLong");
+	*(void **)&a->uniform = ts_real_symbol(lib, "curandGenerateUniform");
+	*(void **)&a->uniform_double = ts_real_symbol(lib, "curandGenerateUniformDouble");
+	*(void **)&a->normal = ts_real_symbol(lib, "curandGenerateNormal");
+	*(void **)&a->normal_double = ts_real_symbol(lib, "curandGenerateNormalDouble");
+	*(void **)&a->log_normal = ts_real_symbol(lib, "curandGenerateLogNormal");
+	*(void **)&a->poisson = ts_real_symbol(lib, "curandGeneratePoisson");
 }
 
 /* One host generator of kind type: its codes printed, its numbers written
@@ -190,10 +163,10 @@ static void tables(void *lib, FILE *out)
 	unsigned long long *s64 = NULL;
 	curandStatus_t rc;
 
-	*(void **)&vectors32 = symbol(lib, "curandGetDirectionVectors32");
-	*(void **)&vectors64 = symbol(lib, "curandGetDirectionVectors64");
-	*(void **)&scramble32 = symbol(lib, "curandGetScrambleConstants32");
-	*(void **)&scramble64 = symbol(lib, "curandGetScrambleConstants64");
+	*(void **)&vectors32 = ts_real_symbol(lib, "curandGetDirectionVectors32");
+	*(void **)&vectors64 = ts_real_symbol(lib, "curandGetDirectionVectors64");
+	*(void **)&scramble32 = ts_real_symbol(lib, "curandGetScrambleConstants32");
+	*(void **)&scramble64 = ts_real_symbol(lib, "curandGetScrambleConstants64");
 	rc = vectors32(&v32, CURAND_SCRAMBLED_DIRECTION_VECTORS_32_JOEKUO6);
 	printf("vectors32=%d\n", (int)rc);
 	if (rc == CURAND_STATUS_SUCCESS && v32)
@@ -214,39 +187,27 @@ static void tables(void *lib, FILE *out)
 
 static int calls_child(void)
 {
-	void *lib = dlopen(getenv("CR_OPEN"), RTLD_NOW | RTLD_LOCAL);
+	void *lib = ts_real_open("CR_OPEN");
 	const char *out_path = getenv("CR_OUT");
-	curandStatus_t (*get_version)(int *);
-	curandStatus_t (*get_property)(libraryPropertyType, int *);
+	void *get_version, *get_property;
 	curandStatus_t (*create)(curandGenerator_t *, curandRngType_t);
 	curandStatus_t (*destroy)(curandGenerator_t);
 	curandStatus_t (*binomial)(curandGenerator_t, unsigned int *, size_t, unsigned int, double);
-	int version = -7, property[3] = {-7, -7, -7}, rc = 0;
+	int rc;
 	curandGenerator_t generator = NULL;
 	struct api a;
 	FILE *out;
 
-	if (!lib) {
-		printf("open_error=%s\n", dlerror());
+	if (!lib)
 		return 3;
-	}
 	out = fopen(out_path ? out_path : "/dev/null", "wb");
 	if (!out)
 		return 4;
-	*(void **)&get_version = symbol(lib, "curandGetVersion");
-	*(void **)&get_property = symbol(lib, "curandGetProperty");
-	*(void **)&create = symbol(lib, "curandCreateGenerator");
-	*(void **)&destroy = symbol(lib, "curandDestroyGenerator");
-	printf("version_rc=%d\n", (int)get_version(&version));
-	printf("version=%d\n", version);
-	/* every property, even after a failure; the first failure's code */
-	for (int k = 0; k < 3; k++) {
-		int r = (int)get_property((libraryPropertyType)k, &property[k]);
-
-		if (rc == 0)
-			rc = r;
-	}
-	printf("property_rc=%d\nproperty=%d.%d.%d\n", rc, property[0], property[1], property[2]);
+	get_version = ts_real_symbol(lib, "curandGetVersion");
+	get_property = ts_real_symbol(lib, "curandGetProperty");
+	*(void **)&create = ts_real_symbol(lib, "curandCreateGenerator");
+	*(void **)&destroy = ts_real_symbol(lib, "curandDestroyGenerator");
+	ts_real_print_version(get_version, get_property);
 	rc = (int)create(&generator, CURAND_RNG_PSEUDO_DEFAULT);
 	printf("create_rc=%d\n", rc);
 	if (rc == CURAND_STATUS_SUCCESS)
@@ -269,7 +230,7 @@ static int calls_child(void)
 		printf("binomial_rc=absent\n");
 	}
 	fclose(out);
-	print_info(lib);
+	ts_real_print_info(lib, "cudastub_curand_info");
 	fflush(stdout);
 	return 0;
 }
@@ -279,79 +240,43 @@ static int calls_child(void)
 static int release_child(void)
 {
 	void *first = dlopen(getenv("CR_PRELOAD"), RTLD_NOW | RTLD_GLOBAL);
-	void *lib = first ? dlopen(getenv("CR_OPEN"), RTLD_NOW | RTLD_LOCAL) : NULL;
+	void *lib = first ? ts_real_open("CR_OPEN") : NULL;
 	curandStatus_t (*get_version)(int *);
 	int version = -7;
 
-	if (!lib) {
-		printf("open_error=%s\n", dlerror());
+	if (!lib)
 		return 3;
-	}
-	*(void **)&get_version = symbol(lib, "curandGetVersion");
+	get_version = ts_real_symbol(lib, "curandGetVersion");
 	printf("version_rc=%d\n", (int)get_version(&version));
 	printf("version=%d\n", version);
-	print_info(lib);
+	ts_real_print_info(lib, "cudastub_curand_info");
 	fflush(stdout);
 	return 0;
 }
 
 /* ---- parent ---- */
 
-struct release {
-	const char *name;    /* "12.4" */
-	int cuda_major;	     /* what the stub must report */
-	const char *fixture; /* NULL: the toolkit's */
-};
-
-static const struct release releases[] = {
-	{"13.0", 13, NULL},
-	{"12.4", 12, "mathlibs-12.4"},
-	{"11.8", 11, "mathlibs-11.8"},
+static const struct ts_real_release releases[] = {
+	{"13.0", 13, NULL, "libcurand.so.10"},
+	{"12.4", 12, "mathlibs-12.4", "libcurand.so.10"},
+	{"11.8", 11, "mathlibs-11.8", "libcurand.so.10"},
 };
 #define RELEASES (sizeof releases / sizeof *releases)
 
 /* The folder of r's libraries, or NULL (reported). */
-static const char *release_dir(const struct release *r, char *buf, size_t size)
+static const char *release_dir(const struct ts_real_release *r, char *buf, size_t size)
 {
-	if (!r->fixture) {
-		char *slash;
-
-		if (!ts_toolkit_file("libcurand.so.10", buf, size))
-			return NULL;
-		slash = strrchr(buf, '/');
-		*slash = '\0';
-		return buf;
-	}
-	return ts_fixture_libdir(r->fixture, buf, size);
+	if (!ts_real_library(r, buf, size))
+		return NULL;
+	*strrchr(buf, '/') = '\0';
+	return buf;
 }
 
-static struct ts_child direct, through;
 static char tmp[PATH_MAX / 2];
-
-/* Runs scenario on path with env entries (NULL-ended). */
-static int run_child(const char *scenario, const char *path, const char *const *extra,
-		     struct ts_child *out)
-{
-	char open_var[PATH_MAX + 16];
-	const char *env[8] = {open_var, NULL};
-	int n = 1;
-
-	snprintf(open_var, sizeof open_var, "CR_OPEN=%s", path);
-	for (; extra && *extra && n < 7; extra++)
-		env[n++] = *extra;
-	env[n] = NULL;
-	if (ts_run_child(scenario, env, out) != 0 || out->exit_code != 0) {
-		CU_FAIL("a child failed");
-		fprintf(stderr, "%s %s: exit %d\n%s%s\n", scenario, path, out->exit_code, out->out,
-			out->err);
-		return -1;
-	}
-	return 0;
-}
 
 /* The calls directly on real and through stub (its override), the numbers
  * each drew written to tmp/direct and tmp/through; 0 when both ran. */
-static int run_both(const char *stub, const char *real)
+static int curand_both(const char *stub, const char *real)
 {
 	char override[PATH_MAX + 32], out_direct[PATH_MAX], out_through[PATH_MAX];
 	const char *env_direct[] = {out_direct, NULL},
@@ -360,8 +285,8 @@ static int run_both(const char *stub, const char *real)
 	snprintf(override, sizeof override, "CUDASTUB_CURAND_PATH=%s", real);
 	snprintf(out_direct, sizeof out_direct, "CR_OUT=%s/direct", tmp);
 	snprintf(out_through, sizeof out_through, "CR_OUT=%s/through", tmp);
-	if (run_child("calls", real, env_direct, &direct) ||
-	    run_child("calls", stub, env_through, &through))
+	if (ts_real_run("calls", "CR_OPEN", real, env_direct, &ts_direct) ||
+	    ts_real_run("calls", "CR_OPEN", stub, env_through, &ts_through))
 		return -1;
 	return 0;
 }
@@ -370,9 +295,9 @@ static int run_both(const char *stub, const char *real)
  * answers) is what the stub's child printed, in order. */
 static void expect_same_answers(void)
 {
-	char *a = direct.out, *b = through.out;
+	char *a = ts_direct.out, *b = ts_through.out;
 
-	CU_ASSERT_PTR_NOT_NULL(strstr(direct.out, "\n--\n"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(ts_direct.out, "\n--\n"));
 	while (*a && strncmp(a, "--\n", 3) != 0) {
 		char *end_a = strchr(a, '\n'), *end_b = strchr(b, '\n');
 		size_t len = end_a ? (size_t)(end_a - a) : strlen(a);
@@ -440,25 +365,27 @@ static void calls_through(const char *stub, int abi)
 		if (!release_dir(&releases[i], dir, sizeof dir))
 			continue;
 		snprintf(real, sizeof real, "%s/libcurand.so.10", dir);
-		if (run_both(stub, real))
+		if (curand_both(stub, real))
 			continue;
-		CU_ASSERT_EQUAL(ts_number(&direct, "version_rc"), CURAND_STATUS_SUCCESS);
-		CU_ASSERT_EQUAL(ts_number(&direct, "property_rc"), CURAND_STATUS_SUCCESS);
-		CU_ASSERT_EQUAL(ts_number(&direct, "host.101.create"), CURAND_STATUS_SUCCESS);
-		CU_ASSERT_EQUAL(ts_number(&direct, "host.101.normal_double"),
+		CU_ASSERT_EQUAL(ts_number(&ts_direct, "version_rc"), CURAND_STATUS_SUCCESS);
+		CU_ASSERT_EQUAL(ts_number(&ts_direct, "property_rc"), CURAND_STATUS_SUCCESS);
+		CU_ASSERT_EQUAL(ts_number(&ts_direct, "host.101.create"), CURAND_STATUS_SUCCESS);
+		CU_ASSERT_EQUAL(ts_number(&ts_direct, "host.101.normal_double"),
 				CURAND_STATUS_SUCCESS);
 		expect_same_answers();
 		bytes = expect_same_numbers();
-		CU_ASSERT_STRING_EQUAL(ts_value(&through, "own"), ts_value(&direct, "property"));
-		CU_ASSERT_EQUAL(ts_number(&through, "state"), CUDASTUB_STATE_LOADED);
-		CU_ASSERT_EQUAL(ts_number(&through, "major"), releases[i].cuda_major);
+		CU_ASSERT_STRING_EQUAL(ts_value(&ts_through, "own"),
+				       ts_value(&ts_direct, "property"));
+		CU_ASSERT_EQUAL(ts_number(&ts_through, "state"), CUDASTUB_STATE_LOADED);
+		CU_ASSERT_EQUAL(ts_number(&ts_through, "major"), releases[i].major);
 		/* no libcurand exports it: refused, never called */
-		CU_ASSERT_STRING_EQUAL(ts_value(&direct, "binomial_rc"), "absent");
-		CU_ASSERT_EQUAL(ts_number(&through, "binomial_rc"), CURAND_STATUS_VERSION_MISMATCH);
+		CU_ASSERT_STRING_EQUAL(ts_value(&ts_direct, "binomial_rc"), "absent");
+		CU_ASSERT_EQUAL(ts_number(&ts_through, "binomial_rc"),
+				CURAND_STATUS_VERSION_MISMATCH);
 		printf("  %d ABI, %s: cuRAND %s, CUDA %ld; curandCreateGenerator %ld both ways; "
 		       "%zu bytes of host numbers and tables, the same\n",
-		       abi, releases[i].name, ts_value(&direct, "property"),
-		       ts_number(&through, "major"), ts_number(&direct, "create_rc"), bytes);
+		       abi, releases[i].name, ts_value(&ts_direct, "property"),
+		       ts_number(&ts_through, "major"), ts_number(&ts_direct, "create_rc"), bytes);
 	}
 }
 
@@ -489,25 +416,25 @@ static void test_release(void)
 		char loaded[PATH_MAX];
 
 		snprintf(preload, sizeof preload, "CR_PRELOAD=%s/%s", dirs[i], evidence[i]);
-		if (run_child("release", CR_STUB, env, &through))
+		if (ts_real_run("release", "CR_OPEN", CR_STUB, env, &ts_through))
 			continue;
-		CU_ASSERT_EQUAL(ts_number(&through, "version_rc"), CURAND_STATUS_SUCCESS);
-		CU_ASSERT_EQUAL(ts_number(&through, "major"), releases[i].cuda_major);
-		snprintf(loaded, sizeof loaded, "%s", ts_value(&through, "path"));
+		CU_ASSERT_EQUAL(ts_number(&ts_through, "version_rc"), CURAND_STATUS_SUCCESS);
+		CU_ASSERT_EQUAL(ts_number(&ts_through, "major"), releases[i].major);
+		snprintf(loaded, sizeof loaded, "%s", ts_value(&ts_through, "path"));
 		CU_ASSERT_EQUAL(strncmp(loaded, dirs[i], strlen(dirs[i])), 0);
-		CU_ASSERT_PTR_NOT_NULL(strstr(ts_value(&through, "choice"), evidence[i]));
+		CU_ASSERT_PTR_NOT_NULL(strstr(ts_value(&ts_through, "choice"), evidence[i]));
 		printf("  %s in the process: %s (cuRAND %s)\n", evidence[i], loaded,
-		       ts_value(&through, "own"));
+		       ts_value(&ts_through, "own"));
 	}
 	/* 13.0's skipped for 12.4's: the file first on the path, tried and set aside */
 	snprintf(preload, sizeof preload, "CR_PRELOAD=%s/%s", dirs[1], evidence[1]);
-	if (run_child("release", CR_STUB, env, &through) == 0)
-		CU_ASSERT_PTR_NOT_NULL(strstr(through.out, "skipped: CUDA 13, not searched"));
+	if (ts_real_run("release", "CR_OPEN", CR_STUB, env, &ts_through) == 0)
+		CU_ASSERT_PTR_NOT_NULL(strstr(ts_through.out, "skipped: CUDA 13, not searched"));
 	/* no cuRAND of CUDA 12 anywhere: 13.0's, rather than none */
 	snprintf(path, sizeof path, "LD_LIBRARY_PATH=%s", dirs[0]);
-	if (run_child("release", CR_STUB, env, &through) == 0) {
-		CU_ASSERT_EQUAL(ts_number(&through, "version_rc"), CURAND_STATUS_SUCCESS);
-		CU_ASSERT_EQUAL(ts_number(&through, "major"), 13);
+	if (ts_real_run("release", "CR_OPEN", CR_STUB, env, &ts_through) == 0) {
+		CU_ASSERT_EQUAL(ts_number(&ts_through, "version_rc"), CURAND_STATUS_SUCCESS);
+		CU_ASSERT_EQUAL(ts_number(&ts_through, "major"), 13);
 	}
 }
 
@@ -519,28 +446,22 @@ static void test_no_library(void)
 	};
 	const char *env[] = {"CUDASTUB_CURAND_PATH=/nonexistent/cudastub-no-curand", NULL};
 
-	if (run_child("calls", CR_STUB, env, &through))
+	if (ts_real_run("calls", "CR_OPEN", CR_STUB, env, &ts_through))
 		return;
 	for (size_t k = 0; k < sizeof refused / sizeof *refused; k++)
-		CU_ASSERT_EQUAL(ts_number(&through, refused[k]),
+		CU_ASSERT_EQUAL(ts_number(&ts_through, refused[k]),
 				CURAND_STATUS_INITIALIZATION_FAILED);
-	CU_ASSERT_EQUAL(ts_number(&through, "binomial_rc"), CURAND_STATUS_INITIALIZATION_FAILED);
-	CU_ASSERT_STRING_EQUAL(ts_value(&through, "version"), "0");
-	CU_ASSERT_STRING_EQUAL(ts_value(&through, "property"), "0.0.0");
-	CU_ASSERT_EQUAL(ts_number(&through, "state"), CUDASTUB_STATE_OVERRIDE_FAILED);
-	CU_ASSERT_PTR_NOT_NULL(strstr(ts_value(&through, "error"), "CUDASTUB_CURAND_PATH="));
+	CU_ASSERT_EQUAL(ts_number(&ts_through, "binomial_rc"), CURAND_STATUS_INITIALIZATION_FAILED);
+	CU_ASSERT_STRING_EQUAL(ts_value(&ts_through, "version"), "0");
+	CU_ASSERT_STRING_EQUAL(ts_value(&ts_through, "property"), "0.0.0");
+	CU_ASSERT_EQUAL(ts_number(&ts_through, "state"), CUDASTUB_STATE_OVERRIDE_FAILED);
+	CU_ASSERT_PTR_NOT_NULL(strstr(ts_value(&ts_through, "error"), "CUDASTUB_CURAND_PATH="));
 }
 
 /* The stubs of the 12.4 and 11.8 headers, on every release. */
 static void test_other_abis(void)
 {
-	if (!*CR_STUB_12 || !*CR_STUB_11) {
-		ts_unavailable("the 12.4 and 11.8 headers (tests/fixtures/fetch.sh), before "
-			       "configuring");
-		return;
-	}
-	calls_through(CR_STUB_12, 12);
-	calls_through(CR_STUB_11, 11);
+	ts_real_other_abis(CR_STUB_12, CR_STUB_11, calls_through, "the 12.4 and 11.8 headers");
 }
 
 static int make_tmp(void)
@@ -554,22 +475,22 @@ static int remove_tmp(void)
 	return 0;
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = CU_add_suite("cuRAND through its stub, real libraries", make_tmp, remove_tmp);
+static const struct ts_test tests[] = {
+	{"versions, generators and host numbers as directly, the right release",
+	 test_versions_and_numbers},
+	{"the process's CUDA release picks the libcurand.so.10", test_release},
+	{"no library: CURAND_STATUS_INITIALIZATION_FAILED, versions 0", test_no_library},
+	{"the 12.4- and 11.8-ABI stubs on every release", test_other_abis},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "versions, generators and host numbers as directly, the right release",
-		    test_versions_and_numbers);
-	CU_add_test(s, "the process's CUDA release picks the libcurand.so.10", test_release);
-	CU_add_test(s, "no library: CURAND_STATUS_INITIALIZATION_FAILED, versions 0",
-		    test_no_library);
-	CU_add_test(s, "the 12.4- and 11.8-ABI stubs on every release", test_other_abis);
-}
+static const struct ts_suite suite = {"cuRAND through its stub, real libraries", make_tmp,
+				      remove_tmp, tests};
 
 int main(int argc, char **argv)
 {
 	static const struct ts_scenario scenarios[] = {
 		{"calls", calls_child}, {"release", release_child}, {NULL, NULL}};
 
-	return ts_main(argc, argv, scenarios, register_suites);
+	return ts_main_suite(argc, argv, scenarios, &suite);
 }

@@ -40,33 +40,13 @@
 
 #include "cudastub/cudastub.h"
 #include "test_support.h"
+#include "ts_real.h"
 #include "ts_driver.h"
 #include "ts_release.h"
 
 /* From CMake: CSV_STUB (the cuSOLVER stub). */
 
 /* ---- child: the calls, on whatever CSV_LIB names ---- */
-
-static void *symbol(void *lib, const char *name)
-{
-	return lib ? dlsym(lib, name) : NULL;
-}
-
-static void print_info(void *lib)
-{
-	const cudastub_library_info *(*info_fn)(void);
-	const cudastub_library_info *info;
-
-	*(void **)&info_fn = symbol(lib, "cudastub_cusolver_info");
-	if (!info_fn)
-		return;
-	info = info_fn();
-	printf("state=%d\nmajor=%d\nown=%s\npath=%s\ntried=%u\n", (int)info->state, info->major,
-	       info->own_version ? info->own_version : "", info->path ? info->path : "",
-	       info->attempt_count);
-	for (unsigned i = 0; i < info->attempt_count; i++)
-		printf("tried.%u=%s: %s\n", i, info->attempts[i].path, info->attempts[i].outcome);
-}
 
 /* Handle creation: without a device, the library's own error. */
 static void create_calls(void *lib)
@@ -80,8 +60,8 @@ static void create_calls(void *lib)
 		void *handle = NULL;
 		int rc;
 
-		*(void **)&create = symbol(lib, creators[i][1]);
-		*(void **)&destroy = symbol(lib, creators[i][2]);
+		*(void **)&create = dlsym(lib, creators[i][1]);
+		*(void **)&destroy = dlsym(lib, creators[i][2]);
 		if (!create || !destroy) {
 			printf("%s_create_rc=missing\n", creators[i][0]);
 			continue;
@@ -109,13 +89,13 @@ static void host_calls(void *lib)
 	csrqrInfo_t qr = NULL;
 	int rc;
 
-	*(void **)&create_params = symbol(lib, "cusolverDnCreateParams");
-	*(void **)&destroy_params = symbol(lib, "cusolverDnDestroyParams");
-	*(void **)&create_syevj = symbol(lib, "cusolverDnCreateSyevjInfo");
-	*(void **)&syevj_tolerance = symbol(lib, "cusolverDnXsyevjSetTolerance");
-	*(void **)&destroy_syevj = symbol(lib, "cusolverDnDestroySyevjInfo");
-	*(void **)&create_qr = symbol(lib, "cusolverSpCreateCsrqrInfo");
-	*(void **)&destroy_qr = symbol(lib, "cusolverSpDestroyCsrqrInfo");
+	*(void **)&create_params = dlsym(lib, "cusolverDnCreateParams");
+	*(void **)&destroy_params = dlsym(lib, "cusolverDnDestroyParams");
+	*(void **)&create_syevj = dlsym(lib, "cusolverDnCreateSyevjInfo");
+	*(void **)&syevj_tolerance = dlsym(lib, "cusolverDnXsyevjSetTolerance");
+	*(void **)&destroy_syevj = dlsym(lib, "cusolverDnDestroySyevjInfo");
+	*(void **)&create_qr = dlsym(lib, "cusolverSpCreateCsrqrInfo");
+	*(void **)&destroy_qr = dlsym(lib, "cusolverSpDestroyCsrqrInfo");
 	if (!create_params || !destroy_params || !create_syevj || !syevj_tolerance ||
 	    !destroy_syevj || !create_qr || !destroy_qr) {
 		printf("missing=host calls\n");
@@ -150,7 +130,7 @@ static void newer_calls(void *lib, int stub)
 	for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
 		cusolverStatus_t (*set)(cusolverDnHandle_t, int);
 
-		*(void **)&set = symbol(lib, names[i][1]);
+		*(void **)&set = dlsym(lib, names[i][1]);
 		if (!stub)
 			printf("%s=%s\n", names[i][0], set ? "exported" : "missing");
 		else if (call && strstr(call, names[i][0]))
@@ -160,18 +140,16 @@ static void newer_calls(void *lib, int stub)
 
 static int calls_child(void)
 {
-	void *lib = dlopen(getenv("CSV_LIB"), RTLD_NOW | RTLD_LOCAL);
+	void *lib = ts_real_open("CSV_LIB");
 	cusolverStatus_t (*get_property)(libraryPropertyType, int *);
 	cusolverStatus_t (*get_version)(int *);
 	int version = -7, stub;
 
-	if (!lib) {
-		printf("open_error=%s\n", dlerror());
+	if (!lib)
 		return 3;
-	}
-	stub = symbol(lib, "cudastub_cusolver_info") != NULL;
-	*(void **)&get_property = symbol(lib, "cusolverGetProperty");
-	*(void **)&get_version = symbol(lib, "cusolverGetVersion");
+	stub = dlsym(lib, "cudastub_cusolver_info") != NULL;
+	*(void **)&get_property = dlsym(lib, "cusolverGetProperty");
+	*(void **)&get_version = dlsym(lib, "cusolverGetVersion");
 	if (!get_property || !get_version)
 		return 4;
 	for (int k = MAJOR_VERSION; k <= PATCH_LEVEL; k++) {
@@ -184,14 +162,12 @@ static int calls_child(void)
 	create_calls(lib);
 	host_calls(lib);
 	newer_calls(lib, stub);
-	print_info(lib);
+	ts_real_print_info(lib, "cudastub_cusolver_info");
 	fflush(stdout);
 	return 0;
 }
 
 /* ---- parent ---- */
-
-static struct ts_child direct, through;
 
 /* The real cuSOLVER of a release (CUDA 12 and 11 share its SONAME), or
  * NULL (reported). */
@@ -201,28 +177,7 @@ static const char *real_cusolver(int major, char *buf, size_t size)
 			       size);
 }
 
-/* Runs the calls child with CSV_LIB=lib, LD_LIBRARY_PATH=path and the
- * extra entries (up to 4). */
-static int run(const char *lib, const char *path, const char *const *extra, struct ts_child *out)
-{
-	char lib_var[PATH_MAX + 16], path_var[2 * PATH_MAX + 32];
-	const char *env[8] = {lib_var, path_var};
-	int n = 2;
-
-	snprintf(lib_var, sizeof lib_var, "CSV_LIB=%s", lib);
-	snprintf(path_var, sizeof path_var, "LD_LIBRARY_PATH=%s", path ? path : "");
-	for (; extra && *extra && n < 7; extra++)
-		env[n++] = *extra;
-	env[n] = NULL;
-	if (ts_run_child("calls", env, out) != 0 || out->exit_code != 0) {
-		CU_FAIL("the child failed");
-		fprintf(stderr, "%s: exit %d\n%s%s\n", lib, out->exit_code, out->out, out->err);
-		return -1;
-	}
-	return 0;
-}
-
-static void same_answers(int major)
+static void same_cusolver(int major)
 {
 	static const char *const keys[] = {"prop_rc.0",	       "prop.0",
 					   "prop_rc.1",	       "prop.1",
@@ -250,60 +205,62 @@ static void same_answers(int major)
 		direct_env[0] = env[2] = ts_env_leaks_unnamed(asan, sizeof asan);
 	ts_release_path(major, libpath, sizeof libpath);
 	snprintf(override, sizeof override, "CUDASTUB_CUSOLVER_PATH=%s", real);
-	if (run(real, libpath, direct_env, &direct) || run(CSV_STUB, libpath, env, &through))
+	if (ts_real_run_in("calls", "CSV_LIB", real, libpath, direct_env, &ts_direct) ||
+	    ts_real_run_in("calls", "CSV_LIB", CSV_STUB, libpath, env, &ts_through))
 		return;
 	for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
-		CU_ASSERT_STRING_EQUAL(ts_text(&through, keys[i]), ts_text(&direct, keys[i]));
+		CU_ASSERT_STRING_EQUAL(ts_text(&ts_through, keys[i]), ts_text(&ts_direct, keys[i]));
 	}
-	CU_ASSERT_STRING_EQUAL(through.err, direct.err);
-	CU_ASSERT_EQUAL(ts_number(&direct, "prop_rc.0"), CUSOLVER_STATUS_SUCCESS);
+	CU_ASSERT_STRING_EQUAL(ts_through.err, ts_direct.err);
+	CU_ASSERT_EQUAL(ts_number(&ts_direct, "prop_rc.0"), CUSOLVER_STATUS_SUCCESS);
 	/* cusolverGetVersion: major * 1000 + minor * 100 + patch */
-	CU_ASSERT_EQUAL(ts_number(&direct, "version"), ts_number(&direct, "prop.0") * 1000 +
-							       ts_number(&direct, "prop.1") * 100 +
-							       ts_number(&direct, "prop.2"));
+	CU_ASSERT_EQUAL(ts_number(&ts_direct, "version"),
+			ts_number(&ts_direct, "prop.0") * 1000 +
+				ts_number(&ts_direct, "prop.1") * 100 +
+				ts_number(&ts_direct, "prop.2"));
 	if (!ts_machine_has_driver()) {
-		CU_ASSERT_EQUAL(ts_number(&direct, "dn_create_rc"),
+		CU_ASSERT_EQUAL(ts_number(&ts_direct, "dn_create_rc"),
 				CUSOLVER_STATUS_NOT_INITIALIZED);
-		CU_ASSERT_EQUAL(ts_number(&direct, "sp_create_rc"),
+		CU_ASSERT_EQUAL(ts_number(&ts_direct, "sp_create_rc"),
 				CUSOLVER_STATUS_NOT_INITIALIZED);
 	}
-	CU_ASSERT_EQUAL(ts_number(&direct, "params_rc"), CUSOLVER_STATUS_SUCCESS);
-	CU_ASSERT_EQUAL(ts_number(&direct, "syevj_tolerance_rc"), CUSOLVER_STATUS_SUCCESS);
-	CU_ASSERT_EQUAL(ts_number(&direct, "qr_rc"), CUSOLVER_STATUS_SUCCESS);
+	CU_ASSERT_EQUAL(ts_number(&ts_direct, "params_rc"), CUSOLVER_STATUS_SUCCESS);
+	CU_ASSERT_EQUAL(ts_number(&ts_direct, "syevj_tolerance_rc"), CUSOLVER_STATUS_SUCCESS);
+	CU_ASSERT_EQUAL(ts_number(&ts_direct, "qr_rc"), CUSOLVER_STATUS_SUCCESS);
 	/* the release the file belongs to, from its own version */
-	CU_ASSERT_EQUAL(ts_number(&through, "state"), CUDASTUB_STATE_LOADED);
-	CU_ASSERT_EQUAL(ts_number(&through, "major"), major);
-	snprintf(want, sizeof want, "%ld.%ld.%ld", ts_number(&direct, "prop.0"),
-		 ts_number(&direct, "prop.1"), ts_number(&direct, "prop.2"));
-	CU_ASSERT_STRING_EQUAL(ts_text(&through, "own"), want);
+	CU_ASSERT_EQUAL(ts_number(&ts_through, "state"), CUDASTUB_STATE_LOADED);
+	CU_ASSERT_EQUAL(ts_number(&ts_through, "major"), major);
+	snprintf(want, sizeof want, "%ld.%ld.%ld", ts_number(&ts_direct, "prop.0"),
+		 ts_number(&ts_direct, "prop.1"), ts_number(&ts_direct, "prop.2"));
+	CU_ASSERT_STRING_EQUAL(ts_text(&ts_through, "own"), want);
 	/* what the release lacks: the stub's "not supported", never called */
 	if (major == 11) {
-		CU_ASSERT_STRING_EQUAL(ts_text(&direct, "deterministic"), "missing");
-		CU_ASSERT_EQUAL(ts_number(&through, "deterministic"),
+		CU_ASSERT_STRING_EQUAL(ts_text(&ts_direct, "deterministic"), "missing");
+		CU_ASSERT_EQUAL(ts_number(&ts_through, "deterministic"),
 				CUSOLVER_STATUS_NOT_SUPPORTED);
 	}
 	if (major != 13) {
-		CU_ASSERT_STRING_EQUAL(ts_text(&direct, "math_mode"), "missing");
-		CU_ASSERT_EQUAL(ts_number(&through, "math_mode"), CUSOLVER_STATUS_NOT_SUPPORTED);
+		CU_ASSERT_STRING_EQUAL(ts_text(&ts_direct, "math_mode"), "missing");
+		CU_ASSERT_EQUAL(ts_number(&ts_through, "math_mode"), CUSOLVER_STATUS_NOT_SUPPORTED);
 	}
 	printf("  CUDA %d: %s is cuSOLVER %s; without a device cusolverDnCreate gives %ld, the "
 	       "same through the stub\n",
-	       major, real, ts_text(&through, "own"), ts_number(&direct, "dn_create_rc"));
+	       major, real, ts_text(&ts_through, "own"), ts_number(&ts_direct, "dn_create_rc"));
 }
 
 static void test_13_0(void)
 {
-	same_answers(13);
+	same_cusolver(13);
 }
 
 static void test_12_4(void)
 {
-	same_answers(12);
+	same_cusolver(12);
 }
 
 static void test_11_8(void)
 {
-	same_answers(11);
+	same_cusolver(11);
 }
 
 /* A pin, and both fixture releases on the path (first first): the major
@@ -321,21 +278,22 @@ static void pinned(int pin, int first, int second)
 	snprintf(path, sizeof path, "%s:%s", ts_release_path(first, a, sizeof a),
 		 ts_release_path(second, b, sizeof b));
 	snprintf(pin_var, sizeof pin_var, "CUDASTUB_CUSOLVER_MAJOR=%d", pin);
-	if (run(CSV_STUB, path, env, &through))
+	if (ts_real_run_in("calls", "CSV_LIB", CSV_STUB, path, env, &ts_through))
 		return;
-	CU_ASSERT_EQUAL(ts_number(&through, "prop_rc.0"), 0);
-	CU_ASSERT_EQUAL(ts_number(&through, "state"), CUDASTUB_STATE_LOADED);
-	CU_ASSERT_EQUAL(ts_number(&through, "major"), pin);
+	CU_ASSERT_EQUAL(ts_number(&ts_through, "prop_rc.0"), 0);
+	CU_ASSERT_EQUAL(ts_number(&ts_through, "state"), CUDASTUB_STATE_LOADED);
+	CU_ASSERT_EQUAL(ts_number(&ts_through, "major"), pin);
 	snprintf(skipped, sizeof skipped, "but CUDASTUB_CUSOLVER_MAJOR=%d", pin);
-	for (long i = 0; i < ts_number(&through, "tried"); i++) {
+	for (long i = 0; i < ts_number(&ts_through, "tried"); i++) {
 		snprintf(key, sizeof key, "tried.%ld", i);
-		const char *tried = ts_text(&through, key);
+		const char *tried = ts_text(&ts_through, key);
 
 		if (strstr(tried, other) && strstr(tried, skipped))
 			seen = 1;
 	}
 	CU_ASSERT_TRUE(seen);
-	printf("  pin %d: %s skipped, cuSOLVER %s loaded\n", pin, other, ts_text(&through, "own"));
+	printf("  pin %d: %s skipped, cuSOLVER %s loaded\n", pin, other,
+	       ts_text(&ts_through, "own"));
 }
 
 /* libcusolver.so.11 is CUDA 12's and 11's file name: its version decides */
@@ -355,31 +313,31 @@ static void test_no_library(void)
 		"syevj_rc",	"qr_rc",	"deterministic", "math_mode"};
 	static const char *const zero[] = {"prop.0", "prop.1", "prop.2", "version", "dn_handle"};
 
-	if (run(CSV_STUB, "", env, &through))
+	if (ts_real_run_in("calls", "CSV_LIB", CSV_STUB, "", env, &ts_through))
 		return;
 	for (size_t i = 0; i < sizeof not_initialized / sizeof *not_initialized; i++)
-		CU_ASSERT_EQUAL(ts_number(&through, not_initialized[i]),
+		CU_ASSERT_EQUAL(ts_number(&ts_through, not_initialized[i]),
 				CUSOLVER_STATUS_NOT_INITIALIZED);
 	for (size_t i = 0; i < sizeof zero / sizeof *zero; i++)
-		CU_ASSERT_EQUAL(ts_number(&through, zero[i]), 0);
-	CU_ASSERT_EQUAL(ts_number(&through, "state"), CUDASTUB_STATE_OVERRIDE_FAILED);
+		CU_ASSERT_EQUAL(ts_number(&ts_through, zero[i]), 0);
+	CU_ASSERT_EQUAL(ts_number(&ts_through, "state"), CUDASTUB_STATE_OVERRIDE_FAILED);
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = CU_add_suite("cuSOLVER: the real libraries through the stub", NULL, NULL);
+static const struct ts_test tests[] = {
+	{"13.0: the same answers, CUDA 13", test_13_0},
+	{"12.4: the same answers, CUDA 12; 13.0's math mode not supported", test_12_4},
+	{"11.8: the same answers, CUDA 11; 12.x's calls not supported", test_11_8},
+	{"libcusolver.so.11: CUDA 12's or 11's by its version", test_release_lines},
+	{"no library: the codes, outputs 0", test_no_library},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "13.0: the same answers, CUDA 13", test_13_0);
-	CU_add_test(s, "12.4: the same answers, CUDA 12; 13.0's math mode not supported",
-		    test_12_4);
-	CU_add_test(s, "11.8: the same answers, CUDA 11; 12.x's calls not supported", test_11_8);
-	CU_add_test(s, "libcusolver.so.11: CUDA 12's or 11's by its version", test_release_lines);
-	CU_add_test(s, "no library: the codes, outputs 0", test_no_library);
-}
+static const struct ts_suite suite = {"cuSOLVER: the real libraries through the stub", NULL, NULL,
+				      tests};
 
 int main(int argc, char **argv)
 {
 	static const struct ts_scenario scenarios[] = {{"calls", calls_child}, {NULL, NULL}};
 
-	return ts_main(argc, argv, scenarios, register_suites);
+	return ts_main_suite(argc, argv, scenarios, &suite);
 }

@@ -38,6 +38,7 @@
 
 #include "cudastub/cudastub.h"
 #include "test_support.h"
+#include "ts_real.h"
 #include "ts_elf.h"
 #include "ts_release.h"
 
@@ -52,21 +53,9 @@
 
 /* ---- child: the calls, through MG_OPEN (the stub or a real library) ---- */
 
-static void *symbol(void *lib, const char *name)
-{
-	void *s = dlsym(lib, name);
-
-	if (!s) {
-		printf("missing=%s\n", name);
-		fflush(stdout);
-		exit(5);
-	}
-	return s;
-}
-
 static int calls_child(void)
 {
-	void *lib = dlopen(getenv("MG_OPEN"), RTLD_NOW | RTLD_LOCAL);
+	void *lib = ts_real_open("MG_OPEN");
 	cusolverStatus_t (*create)(cusolverMgHandle_t *);
 	cusolverStatus_t (*select)(cusolverMgHandle_t, int, int *);
 	cusolverStatus_t (*destroy)(cusolverMgHandle_t);
@@ -75,22 +64,19 @@ static int calls_child(void)
 	cusolverStatus_t (*destroy_grid)(cudaLibMgGrid_t);
 	cusolverStatus_t (*create_desc)(cudaLibMgMatrixDesc_t *, int64_t, int64_t, int64_t, int64_t,
 					cudaDataType, const cudaLibMgGrid_t);
-	const cudastub_library_info *(*info)(void);
 	cusolverMgHandle_t handle = UNTOUCHED;
 	cudaLibMgGrid_t grid = UNTOUCHED;
 	cudaLibMgMatrixDesc_t desc = UNTOUCHED;
 	int devices[1] = {0}, rc;
 
-	if (!lib) {
-		printf("open_error=%s\n", dlerror());
+	if (!lib)
 		return 3;
-	}
-	*(void **)&create = symbol(lib, "cusolverMgCreate");
-	*(void **)&select = symbol(lib, "cusolverMgDeviceSelect");
-	*(void **)&destroy = symbol(lib, "cusolverMgDestroy");
-	*(void **)&create_grid = symbol(lib, "cusolverMgCreateDeviceGrid");
-	*(void **)&destroy_grid = symbol(lib, "cusolverMgDestroyGrid");
-	*(void **)&create_desc = symbol(lib, "cusolverMgCreateMatrixDesc");
+	*(void **)&create = ts_real_symbol(lib, "cusolverMgCreate");
+	*(void **)&select = ts_real_symbol(lib, "cusolverMgDeviceSelect");
+	*(void **)&destroy = ts_real_symbol(lib, "cusolverMgDestroy");
+	*(void **)&create_grid = ts_real_symbol(lib, "cusolverMgCreateDeviceGrid");
+	*(void **)&destroy_grid = ts_real_symbol(lib, "cusolverMgDestroyGrid");
+	*(void **)&create_desc = ts_real_symbol(lib, "cusolverMgCreateMatrixDesc");
 	rc = (int)create(&handle);
 	printf("create_rc=%d\ncreate_untouched=%d\n", rc, handle == UNTOUCHED);
 	if (rc == CUSOLVER_STATUS_SUCCESS) {
@@ -106,18 +92,12 @@ static int calls_child(void)
 	if (rc == CUSOLVER_STATUS_SUCCESS)
 		printf("destroy_grid_rc=%d\n", (int)destroy_grid(grid));
 
-	*(void **)&info = dlsym(lib, "cudastub_cusolvermg_info");
-	if (info) {
-		const cudastub_library_info *i = info();
-
-		printf("state=%d\nmajor=%d\nminor=%d\npath=%s\nerror=%s\n", (int)i->state, i->major,
-		       i->minor, i->path ? i->path : "", i->error ? i->error : "");
-	} else {
+	if (!ts_real_print_info(lib, "cudastub_cusolvermg_info")) {
 		/* the real library: the cuBLAS it loaded, as the stub asks it */
 		int (*property)(int, int *);
 		int v[2] = {-1, -1};
 
-		*(void **)&property = symbol(lib, "cublasGetProperty");
+		*(void **)&property = ts_real_symbol(lib, "cublasGetProperty");
 		for (int k = 0; k < 2; k++)
 			if (property(k, &v[k]) != 0)
 				return 6;
@@ -127,87 +107,14 @@ static int calls_child(void)
 	return 0;
 }
 
-/* Every export of the stub's list, called with all-zero arguments (no
- * library: nothing is forwarded, so none is dereferenced): prints
- * call.<name>=<result> and called=<count>. */
-static int sweep_child(void)
-{
-	void *lib = dlopen(getenv("MG_OPEN"), RTLD_NOW | RTLD_LOCAL);
-	FILE *list = fopen(MG_SYMBOLS, "r");
-	char line[256];
-	int called = 0;
-
-	if (!lib || !list)
-		return 3;
-	while (fgets(line, sizeof line, list)) {
-		int (*fn)(void *, void *, void *, void *, void *, void *);
-
-		line[strcspn(line, "\r\n")] = '\0';
-		if (!line[0] || line[0] == '#')
-			continue;
-		*(void **)&fn = symbol(lib, line);
-		printf("call.%s=%d\n", line, fn(NULL, NULL, NULL, NULL, NULL, NULL));
-		called++;
-	}
-	fclose(list);
-	printf("called=%d\n", called);
-	fflush(stdout);
-	return 0;
-}
-
 /* ---- parent ---- */
 
-struct release {
-	const char *name;    /* "12.4" */
-	int cuda_major;	     /* what the stub must report */
-	const char *fixture; /* NULL: the toolkit's */
-	const char *soname;
-};
-
-static const struct release releases[] = {
+static const struct ts_real_release releases[] = {
 	{"13.0", 13, NULL, "libcusolverMg.so.12"},
 	{"12.4", 12, "cusolvermg-12.4", "libcusolverMg.so.11"},
 	{"11.8", 11, "cusolvermg-11.8", "libcusolverMg.so.11"},
 };
 #define RELEASES (sizeof releases / sizeof *releases)
-
-static struct ts_child direct, through;
-
-/* Runs the calls child on path with env entries (NULL-ended). */
-static int run_calls(const char *path, const char *const *extra, struct ts_child *out)
-{
-	char open_var[PATH_MAX + 16];
-	const char *env[8] = {open_var, NULL};
-	int n = 1;
-
-	snprintf(open_var, sizeof open_var, "MG_OPEN=%s", path);
-	for (; extra && *extra && n < 7; extra++)
-		env[n++] = *extra;
-	env[n] = NULL;
-	if (ts_run_child("calls", env, out) != 0 || out->exit_code != 0) {
-		CU_FAIL("the calls child failed");
-		fprintf(stderr, "%s: exit %d\n%s%s\n", path, out->exit_code, out->out, out->err);
-		return -1;
-	}
-	return 0;
-}
-
-/* key's value through the stub is the direct one */
-static void expect_same(const char *key)
-{
-	const char *want = ts_value(&direct, key), *got;
-	char msg[160];
-
-	if (!want) {
-		snprintf(msg, sizeof msg, "the direct call printed no %s", key);
-		CU_FAIL(msg);
-		return;
-	}
-	got = ts_value(&through, key);
-	snprintf(msg, sizeof msg, "%s: %s directly, %s through the stub", key, want,
-		 got ? got : "(nothing)");
-	CU_assertImplementation(got && !strcmp(got, want), __LINE__, msg, __FILE__, "", CU_FALSE);
-}
 
 static void test_exports(void)
 {
@@ -239,10 +146,10 @@ static void calls_through(const char *stub, int abi)
 					   "desc_rc",	 "desc_untouched",   "destroy_grid_rc"};
 
 	for (size_t i = 0; i < RELEASES; i++) {
-		const struct release *r = &releases[i];
+		const struct ts_real_release *r = &releases[i];
 		char path[PATH_MAX], dirs[2 * PATH_MAX], libpath[2 * PATH_MAX + 32],
 			override[PATH_MAX + 32], asan[1024];
-		const char *real = ts_release_file(r->cuda_major, r->soname, path, sizeof path);
+		const char *real = ts_release_file(r->major, r->soname, path, sizeof path);
 		/* the release on the path, as a packager puts it: its cuBLAS */
 		const char *direct_env[] = {libpath, asan, NULL},
 			   *env[] = {override, libpath, asan, NULL};
@@ -250,27 +157,29 @@ static void calls_through(const char *stub, int abi)
 		if (!real)
 			continue; /* reported */
 		snprintf(libpath, sizeof libpath, "LD_LIBRARY_PATH=%s",
-			 ts_release_path(r->cuda_major, dirs, sizeof dirs));
+			 ts_release_path(r->major, dirs, sizeof dirs));
 		ts_env_leaks_unnamed(asan, sizeof asan);
 		snprintf(override, sizeof override, "CUDASTUB_CUSOLVERMG_PATH=%s", real);
-		if (run_calls(real, direct_env, &direct) || run_calls(stub, env, &through))
+		if (ts_real_run("calls", "MG_OPEN", real, direct_env, &ts_direct) ||
+		    ts_real_run("calls", "MG_OPEN", stub, env, &ts_through))
 			continue;
 		for (size_t k = 0; k < sizeof same / sizeof *same; k++)
-			expect_same(same[k]);
+			TS_REAL_SAME(same[k]);
 		/* without a GPU, a handle and a grid are made, a block larger than
 		 * the matrix refused */
-		CU_ASSERT_EQUAL(ts_number(&direct, "create_rc"), CUSOLVER_STATUS_SUCCESS);
-		CU_ASSERT_EQUAL(ts_number(&direct, "grid_rc"), CUSOLVER_STATUS_SUCCESS);
-		CU_ASSERT_EQUAL(ts_number(&through, "state"), CUDASTUB_STATE_LOADED);
-		CU_ASSERT_EQUAL(ts_number(&through, "major"), r->cuda_major);
-		CU_ASSERT_EQUAL(ts_number(&direct, "cublas_major"), r->cuda_major);
-		CU_ASSERT_EQUAL(ts_number(&through, "minor"), ts_number(&direct, "cublas_minor"));
+		CU_ASSERT_EQUAL(ts_number(&ts_direct, "create_rc"), CUSOLVER_STATUS_SUCCESS);
+		CU_ASSERT_EQUAL(ts_number(&ts_direct, "grid_rc"), CUSOLVER_STATUS_SUCCESS);
+		CU_ASSERT_EQUAL(ts_number(&ts_through, "state"), CUDASTUB_STATE_LOADED);
+		CU_ASSERT_EQUAL(ts_number(&ts_through, "major"), r->major);
+		CU_ASSERT_EQUAL(ts_number(&ts_direct, "cublas_major"), r->major);
+		CU_ASSERT_EQUAL(ts_number(&ts_through, "minor"),
+				ts_number(&ts_direct, "cublas_minor"));
 		printf("  %d ABI, %s: %s, cuBLAS %ld.%ld, CUDA %ld; cusolverMgCreate %ld, "
 		       "cusolverMgDeviceSelect %ld, cusolverMgCreateMatrixDesc %ld both ways\n",
-		       abi, r->name, r->soname, ts_number(&direct, "cublas_major"),
-		       ts_number(&direct, "cublas_minor"), ts_number(&through, "major"),
-		       ts_number(&direct, "create_rc"), ts_number(&direct, "select_rc"),
-		       ts_number(&direct, "desc_rc"));
+		       abi, r->name, r->soname, ts_number(&ts_direct, "cublas_major"),
+		       ts_number(&ts_direct, "cublas_minor"), ts_number(&ts_through, "major"),
+		       ts_number(&ts_direct, "create_rc"), ts_number(&ts_direct, "select_rc"),
+		       ts_number(&ts_direct, "desc_rc"));
 	}
 }
 
@@ -284,12 +193,13 @@ static void expect_no_library(int state, const char *why)
 	static const char *const refused[] = {"create_rc", "grid_rc", "desc_rc"};
 
 	for (size_t k = 0; k < sizeof refused / sizeof *refused; k++)
-		CU_ASSERT_EQUAL(ts_number(&through, refused[k]), CUSOLVER_STATUS_NOT_INITIALIZED);
-	CU_ASSERT_STRING_EQUAL(ts_value(&through, "create_untouched"), "1");
-	CU_ASSERT_STRING_EQUAL(ts_value(&through, "grid_untouched"), "1");
-	CU_ASSERT_STRING_EQUAL(ts_value(&through, "desc_untouched"), "1");
-	CU_ASSERT_EQUAL(ts_number(&through, "state"), state);
-	CU_ASSERT_PTR_NOT_NULL(strstr(ts_value(&through, "error"), why));
+		CU_ASSERT_EQUAL(ts_number(&ts_through, refused[k]),
+				CUSOLVER_STATUS_NOT_INITIALIZED);
+	CU_ASSERT_STRING_EQUAL(ts_value(&ts_through, "create_untouched"), "1");
+	CU_ASSERT_STRING_EQUAL(ts_value(&ts_through, "grid_untouched"), "1");
+	CU_ASSERT_STRING_EQUAL(ts_value(&ts_through, "desc_untouched"), "1");
+	CU_ASSERT_EQUAL(ts_number(&ts_through, "state"), state);
+	CU_ASSERT_PTR_NOT_NULL(strstr(ts_value(&ts_through, "error"), why));
 }
 
 static void test_no_library(void)
@@ -297,28 +207,16 @@ static void test_no_library(void)
 	const char *env[] = {"CUDASTUB_CUSOLVERMG_PATH=/nonexistent/cudastub-no-cusolvermg", NULL};
 	const char *pin[] = {"CUDASTUB_CUSOLVERMG_MAJOR=99", NULL};
 
-	if (run_calls(MG_STUB, env, &through) == 0)
+	if (ts_real_run("calls", "MG_OPEN", MG_STUB, env, &ts_through) == 0)
 		expect_no_library(CUDASTUB_STATE_OVERRIDE_FAILED, "CUDASTUB_CUSOLVERMG_PATH=");
-	if (run_calls(MG_STUB, pin, &through) == 0)
+	if (ts_real_run("calls", "MG_OPEN", MG_STUB, pin, &ts_through) == 0)
 		expect_no_library(CUDASTUB_STATE_NOT_FOUND, "\"99\" is refused");
 }
 
 /* The stubs of the 12.4 and 11.8 headers, on every release. */
 static void test_other_abis(void)
 {
-	static const struct {
-		int abi;
-		const char *stub;
-	} stubs[] = {{12, MG_STUB_12}, {11, MG_STUB_11}};
-
-	for (size_t s = 0; s < sizeof stubs / sizeof *stubs; s++) {
-		if (!*stubs[s].stub) {
-			ts_unavailable("the 12.4 and 11.8 headers (tests/fixtures/fetch.sh), "
-				       "before configuring");
-			return;
-		}
-		calls_through(stubs[s].stub, stubs[s].abi);
-	}
+	ts_real_other_abis(MG_STUB_12, MG_STUB_11, calls_through, "the 12.4 and 11.8 headers");
 }
 
 /* The shim under NVIDIA's SONAME, opened with no override: it finds the
@@ -332,74 +230,46 @@ static void test_shim(void)
 	const char *real = ts_release_file(13, "libcusolverMg.so.12", path, sizeof path);
 	const char *env[] = {"MG_OPEN=" MG_SHIM, NULL};
 
-	if (!real || run_calls(real, NULL, &direct))
+	if (!real || ts_real_run("calls", "MG_OPEN", real, NULL, &ts_direct))
 		return;
-	if (ts_run_child("calls", env, &through) != 0 || through.exit_code != 0) {
+	if (ts_run_child("calls", env, &ts_through) != 0 || ts_through.exit_code != 0) {
 		CU_FAIL("the shim's calls child failed");
 		return;
 	}
-	expect_same("create_rc");
-	expect_same("grid_rc");
-	expect_same("desc_rc");
-	CU_ASSERT_EQUAL(ts_number(&through, "state"), CUDASTUB_STATE_LOADED);
-	CU_ASSERT_EQUAL(ts_number(&through, "major"), 13);
-	CU_ASSERT_PTR_NOT_NULL(strstr(ts_value(&through, "path"), "/libcusolverMg.so.12"));
-	CU_ASSERT_PTR_NULL(strstr(ts_value(&through, "path"), "/shim/"));
+	TS_REAL_SAME("create_rc");
+	TS_REAL_SAME("grid_rc");
+	TS_REAL_SAME("desc_rc");
+	CU_ASSERT_EQUAL(ts_number(&ts_through, "state"), CUDASTUB_STATE_LOADED);
+	CU_ASSERT_EQUAL(ts_number(&ts_through, "major"), 13);
+	CU_ASSERT_PTR_NOT_NULL(strstr(ts_value(&ts_through, "path"), "/libcusolverMg.so.12"));
+	CU_ASSERT_PTR_NULL(strstr(ts_value(&ts_through, "path"), "/shim/"));
 #endif
 }
 
 /* The sweep: every export, no library, the documented code, no crash. */
-static void test_sweep(void)
+static void test_mg_sweep(void)
 {
-	const char *env[] = {"CUDASTUB_CUSOLVERMG_PATH=/nonexistent/cudastub-sweep", NULL};
-	FILE *list = fopen(MG_SYMBOLS, "r");
-	char line[256], key[300];
-	long names = 0, refused = 0;
-
-	CU_ASSERT_PTR_NOT_NULL_FATAL(list);
-	if (ts_run_child("sweep", (const char *[]){"MG_OPEN=" MG_STUB, env[0], NULL}, &through) !=
-		    0 ||
-	    through.exit_code != 0) {
-		fprintf(stderr, "sweep: exit %d\n%s%s\n", through.exit_code, through.out,
-			through.err);
-		CU_FAIL("the sweep child failed");
-		fclose(list);
-		return;
-	}
-	while (fgets(line, sizeof line, list)) {
-		line[strcspn(line, "\r\n")] = '\0';
-		if (!line[0] || line[0] == '#')
-			continue;
-		names++;
-		snprintf(key, sizeof key, "call.%s", line);
-		if (ts_number(&through, key) == CUSOLVER_STATUS_NOT_INITIALIZED)
-			refused++;
-		else
-			fprintf(stderr, "  %s: %s\n", key, ts_value(&through, key));
-	}
-	fclose(list);
-	CU_ASSERT_EQUAL(ts_number(&through, "called"), names);
-	CU_ASSERT_EQUAL(refused, names);
-	printf("  %ld exports called with no library: %ld returned %d\n", names, refused,
-	       (int)CUSOLVER_STATUS_NOT_INITIALIZED);
+	ts_real_sweep(MG_STUB, MG_SYMBOLS, "CUDASTUB_CUSOLVERMG_PATH",
+		      CUSOLVER_STATUS_NOT_INITIALIZED);
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = CU_add_suite("cuSOLVERMg through its stub, real libraries", NULL, NULL);
+static const struct ts_test tests[] = {
+	{"exports: its list, and every real export", test_exports},
+	{"calls as directly, the release of its cuBLAS", test_real},
+	{"no library: CUSOLVER_STATUS_NOT_INITIALIZED, no output", test_no_library},
+	{"the 12.4- and 11.8-ABI stubs on every release", test_other_abis},
+	{"the shim finds the real library behind it", test_shim},
+	{"every export, no library: the code, no crash", test_mg_sweep},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "exports: its list, and every real export", test_exports);
-	CU_add_test(s, "calls as directly, the release of its cuBLAS", test_real);
-	CU_add_test(s, "no library: CUSOLVER_STATUS_NOT_INITIALIZED, no output", test_no_library);
-	CU_add_test(s, "the 12.4- and 11.8-ABI stubs on every release", test_other_abis);
-	CU_add_test(s, "the shim finds the real library behind it", test_shim);
-	CU_add_test(s, "every export, no library: the code, no crash", test_sweep);
-}
+static const struct ts_suite suite = {"cuSOLVERMg through its stub, real libraries", NULL, NULL,
+				      tests};
 
 int main(int argc, char **argv)
 {
 	static const struct ts_scenario scenarios[] = {
-		{"calls", calls_child}, {"sweep", sweep_child}, {NULL, NULL}};
+		{"calls", calls_child}, TS_REAL_SWEEP_SCENARIO, {NULL, NULL}};
 
-	return ts_main(argc, argv, scenarios, register_suites);
+	return ts_main_suite(argc, argv, scenarios, &suite);
 }

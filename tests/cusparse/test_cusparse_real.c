@@ -38,6 +38,7 @@
 
 #include "cudastub/cudastub.h"
 #include "test_support.h"
+#include "ts_real.h"
 #include "ts_driver.h"
 #include "ts_release.h"
 
@@ -49,28 +50,6 @@ static const int codes[] = {-1, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 1000};
 enum { CODES = sizeof codes / sizeof *codes };
 
 /* ---- child: the calls, on whatever CS_LIB names ---- */
-
-static void *symbol(void *lib, const char *name)
-{
-	return lib ? dlsym(lib, name) : NULL;
-}
-
-static void print_info(void *lib, const char *name)
-{
-	const cudastub_library_info *(*info_fn)(void);
-	const cudastub_library_info *info;
-
-	*(void **)&info_fn = symbol(lib, name);
-	if (!info_fn)
-		return;
-	info = info_fn();
-	printf("state=%d\nmajor=%d\nown=%s\npath=%s\nchoice=%s\nerror=%s\ntried=%u\n",
-	       (int)info->state, info->major, info->own_version ? info->own_version : "",
-	       info->path ? info->path : "", info->choice ? info->choice : "",
-	       info->error ? info->error : "", info->attempt_count);
-	for (unsigned i = 0; i < info->attempt_count; i++)
-		printf("tried.%u=%s: %s\n", i, info->attempts[i].path, info->attempts[i].outcome);
-}
 
 /* A CSR descriptor made, read back and destroyed: host-side only. */
 static void descriptor_calls(void *lib)
@@ -93,11 +72,11 @@ static void descriptor_calls(void *lib)
 	cusparseConstSpMatDescr_t constant = NULL;
 	int rc;
 
-	*(void **)&create_csr = symbol(lib, "cusparseCreateCsr");
-	*(void **)&create_const_csr = symbol(lib, "cusparseCreateConstCsr");
-	*(void **)&get_size = symbol(lib, "cusparseSpMatGetSize");
-	*(void **)&get_format = symbol(lib, "cusparseSpMatGetFormat");
-	*(void **)&destroy = symbol(lib, "cusparseDestroySpMat");
+	*(void **)&create_csr = dlsym(lib, "cusparseCreateCsr");
+	*(void **)&create_const_csr = dlsym(lib, "cusparseCreateConstCsr");
+	*(void **)&get_size = dlsym(lib, "cusparseSpMatGetSize");
+	*(void **)&get_format = dlsym(lib, "cusparseSpMatGetFormat");
+	*(void **)&destroy = dlsym(lib, "cusparseDestroySpMat");
 	if (!create_csr || !get_size || !get_format || !destroy) {
 		printf("missing=descriptor calls\n");
 		return;
@@ -125,7 +104,7 @@ static void descriptor_calls(void *lib)
 
 static int calls_child(void)
 {
-	void *lib = dlopen(getenv("CS_LIB"), RTLD_NOW | RTLD_LOCAL);
+	void *lib = ts_real_open("CS_LIB");
 	cusparseStatus_t (*get_property)(libraryPropertyType, int *);
 	cusparseStatus_t (*get_version)(cusparseHandle_t, int *);
 	const char *(*error_name)(cusparseStatus_t);
@@ -135,16 +114,14 @@ static int calls_child(void)
 	cusparseHandle_t handle = NULL;
 	int version = -7, rc;
 
-	if (!lib) {
-		printf("open_error=%s\n", dlerror());
+	if (!lib)
 		return 3;
-	}
-	*(void **)&get_property = symbol(lib, "cusparseGetProperty");
-	*(void **)&get_version = symbol(lib, "cusparseGetVersion");
-	*(void **)&error_name = symbol(lib, "cusparseGetErrorName");
-	*(void **)&error_string = symbol(lib, "cusparseGetErrorString");
-	*(void **)&create = symbol(lib, "cusparseCreate");
-	*(void **)&destroy = symbol(lib, "cusparseDestroy");
+	*(void **)&get_property = dlsym(lib, "cusparseGetProperty");
+	*(void **)&get_version = dlsym(lib, "cusparseGetVersion");
+	*(void **)&error_name = dlsym(lib, "cusparseGetErrorName");
+	*(void **)&error_string = dlsym(lib, "cusparseGetErrorString");
+	*(void **)&create = dlsym(lib, "cusparseCreate");
+	*(void **)&destroy = dlsym(lib, "cusparseDestroy");
 	if (!get_property || !get_version || !error_name || !error_string || !create || !destroy)
 		return 4;
 	for (int k = MAJOR_VERSION; k <= PATCH_LEVEL; k++) {
@@ -165,7 +142,7 @@ static int calls_child(void)
 	if (rc == 0)
 		destroy(handle);
 	descriptor_calls(lib);
-	print_info(lib, "cudastub_cusparse_info");
+	ts_real_print_info(lib, "cudastub_cusparse_info");
 	fflush(stdout);
 	return 0;
 }
@@ -174,28 +151,26 @@ static int calls_child(void)
  * cuSPARSE the second one takes. */
 static int after_cusolver_child(void)
 {
-	void *solver = dlopen(getenv("CS_CUSOLVER"), RTLD_NOW | RTLD_LOCAL);
-	void *lib = dlopen(getenv("CS_LIB"), RTLD_NOW | RTLD_LOCAL);
+	void *solver = dlopen(CS_CUSOLVER_STUB, RTLD_NOW | RTLD_LOCAL);
+	void *lib = ts_real_open("CS_LIB");
 	cusparseStatus_t (*get_property)(libraryPropertyType, int *);
 	int (*solver_property)(libraryPropertyType, int *);
 	int value = -7;
 
 	if (!solver || !lib)
 		return 3;
-	*(void **)&solver_property = symbol(solver, "cusolverGetProperty");
-	*(void **)&get_property = symbol(lib, "cusparseGetProperty");
+	*(void **)&solver_property = dlsym(solver, "cusolverGetProperty");
+	*(void **)&get_property = dlsym(lib, "cusparseGetProperty");
 	if (!solver_property || !get_property)
 		return 4;
 	printf("cusolver_rc=%d\n", solver_property(MAJOR_VERSION, &value));
 	printf("prop_rc.0=%d\n", (int)get_property(MAJOR_VERSION, &value));
-	print_info(lib, "cudastub_cusparse_info");
+	ts_real_print_info(lib, "cudastub_cusparse_info");
 	fflush(stdout);
 	return 0;
 }
 
 /* ---- parent ---- */
-
-static struct ts_child direct, through;
 
 /* The real cuSPARSE of a release, or NULL (reported). */
 static const char *real_cusparse(int major, char *buf, size_t size)
@@ -204,32 +179,8 @@ static const char *real_cusparse(int major, char *buf, size_t size)
 			       size);
 }
 
-/* Runs a scenario with CS_LIB=lib, LD_LIBRARY_PATH=path and the extra
- * entries (up to 4). */
-static int run(const char *scenario, const char *lib, const char *path, const char *const *extra,
-	       struct ts_child *out)
-{
-	char lib_var[PATH_MAX + 16], path_var[2 * PATH_MAX + 32], solver_var[PATH_MAX + 16];
-	const char *env[8] = {lib_var, path_var, solver_var};
-	int n = 3;
-
-	snprintf(lib_var, sizeof lib_var, "CS_LIB=%s", lib);
-	snprintf(path_var, sizeof path_var, "LD_LIBRARY_PATH=%s", path ? path : "");
-	snprintf(solver_var, sizeof solver_var, "CS_CUSOLVER=%s", CS_CUSOLVER_STUB);
-	for (; extra && *extra && n < 7; extra++)
-		env[n++] = *extra;
-	env[n] = NULL;
-	if (ts_run_child(scenario, env, out) != 0 || out->exit_code != 0) {
-		CU_FAIL("the child failed");
-		fprintf(stderr, "%s %s: exit %d\n%s%s\n", scenario, lib, out->exit_code, out->out,
-			out->err);
-		return -1;
-	}
-	return 0;
-}
-
 /* Every answer of the calls child, directly and through the stub. */
-static void same_answers(int major)
+static void same_cusparse(int major)
 {
 	static const char *const keys[] = {
 		"prop_rc.0",  "prop.0",	    "prop_rc.1", "prop.1",	  "prop_rc.2", "prop.2",
@@ -244,62 +195,64 @@ static void same_answers(int major)
 		return;
 	ts_release_path(major, libpath, sizeof libpath);
 	snprintf(override, sizeof override, "CUDASTUB_CUSPARSE_PATH=%s", real);
-	if (run("calls", real, libpath, NULL, &direct) ||
-	    run("calls", CS_STUB, libpath, env, &through))
+	if (ts_real_run_in("calls", "CS_LIB", real, libpath, NULL, &ts_direct) ||
+	    ts_real_run_in("calls", "CS_LIB", CS_STUB, libpath, env, &ts_through))
 		return;
 	for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
-		CU_ASSERT_STRING_EQUAL(ts_text(&through, keys[i]), ts_text(&direct, keys[i]));
+		CU_ASSERT_STRING_EQUAL(ts_text(&ts_through, keys[i]), ts_text(&ts_direct, keys[i]));
 	}
 	for (int i = 0; i < CODES; i++) {
 		snprintf(key, sizeof key, "name.%d", codes[i]);
-		CU_ASSERT_STRING_EQUAL(ts_text(&through, key), ts_text(&direct, key));
+		CU_ASSERT_STRING_EQUAL(ts_text(&ts_through, key), ts_text(&ts_direct, key));
 		snprintf(key, sizeof key, "string.%d", codes[i]);
-		CU_ASSERT_STRING_EQUAL(ts_text(&through, key), ts_text(&direct, key));
+		CU_ASSERT_STRING_EQUAL(ts_text(&ts_through, key), ts_text(&ts_direct, key));
 	}
 	/* what cuSPARSE prints (its "on entry to" lines): the stub adds nothing */
-	CU_ASSERT_STRING_EQUAL(through.err, direct.err);
-	CU_ASSERT_EQUAL(ts_number(&direct, "prop_rc.0"), CUSPARSE_STATUS_SUCCESS);
-	CU_ASSERT_EQUAL(ts_number(&direct, "version_rc"), CUSPARSE_STATUS_INVALID_VALUE);
-	CU_ASSERT_STRING_EQUAL(ts_text(&direct, "name.3"), "CUSPARSE_STATUS_INVALID_VALUE");
+	CU_ASSERT_STRING_EQUAL(ts_through.err, ts_direct.err);
+	CU_ASSERT_EQUAL(ts_number(&ts_direct, "prop_rc.0"), CUSPARSE_STATUS_SUCCESS);
+	CU_ASSERT_EQUAL(ts_number(&ts_direct, "version_rc"), CUSPARSE_STATUS_INVALID_VALUE);
+	CU_ASSERT_STRING_EQUAL(ts_text(&ts_direct, "name.3"), "CUSPARSE_STATUS_INVALID_VALUE");
 	if (!ts_machine_has_driver())
-		CU_ASSERT_EQUAL(ts_number(&direct, "create_rc"), CUSPARSE_STATUS_NOT_INITIALIZED);
+		CU_ASSERT_EQUAL(ts_number(&ts_direct, "create_rc"),
+				CUSPARSE_STATUS_NOT_INITIALIZED);
 	/* the descriptor was made and read back: 4 x 5, 3 entries, CSR */
-	CU_ASSERT_EQUAL(ts_number(&direct, "csr_rc"), CUSPARSE_STATUS_SUCCESS);
-	CU_ASSERT_EQUAL(ts_number(&direct, "rows"), 4);
-	CU_ASSERT_EQUAL(ts_number(&direct, "nnz"), 3);
-	CU_ASSERT_EQUAL(ts_number(&direct, "format"), CUSPARSE_FORMAT_CSR);
+	CU_ASSERT_EQUAL(ts_number(&ts_direct, "csr_rc"), CUSPARSE_STATUS_SUCCESS);
+	CU_ASSERT_EQUAL(ts_number(&ts_direct, "rows"), 4);
+	CU_ASSERT_EQUAL(ts_number(&ts_direct, "nnz"), 3);
+	CU_ASSERT_EQUAL(ts_number(&ts_direct, "format"), CUSPARSE_FORMAT_CSR);
 	/* the release the file belongs to, from its own version */
-	CU_ASSERT_EQUAL(ts_number(&through, "state"), CUDASTUB_STATE_LOADED);
-	CU_ASSERT_EQUAL(ts_number(&through, "major"), major);
-	snprintf(want, sizeof want, "%ld.%ld.%ld", ts_number(&direct, "prop.0"),
-		 ts_number(&direct, "prop.1"), ts_number(&direct, "prop.2"));
-	CU_ASSERT_STRING_EQUAL(ts_text(&through, "own"), want);
+	CU_ASSERT_EQUAL(ts_number(&ts_through, "state"), CUDASTUB_STATE_LOADED);
+	CU_ASSERT_EQUAL(ts_number(&ts_through, "major"), major);
+	snprintf(want, sizeof want, "%ld.%ld.%ld", ts_number(&ts_direct, "prop.0"),
+		 ts_number(&ts_direct, "prop.1"), ts_number(&ts_direct, "prop.2"));
+	CU_ASSERT_STRING_EQUAL(ts_text(&ts_through, "own"), want);
 	/* 11.8 has no const descriptors: the stub's "not supported", uncalled */
 	if (major == 11) {
-		CU_ASSERT_STRING_EQUAL(ts_text(&direct, "const_csr_rc"), "missing");
-		CU_ASSERT_EQUAL(ts_number(&through, "const_csr_rc"), CUSPARSE_STATUS_NOT_SUPPORTED);
+		CU_ASSERT_STRING_EQUAL(ts_text(&ts_direct, "const_csr_rc"), "missing");
+		CU_ASSERT_EQUAL(ts_number(&ts_through, "const_csr_rc"),
+				CUSPARSE_STATUS_NOT_SUPPORTED);
 	} else {
-		CU_ASSERT_STRING_EQUAL(ts_text(&direct, "const_csr_rc"), "0");
-		CU_ASSERT_STRING_EQUAL(ts_text(&through, "const_csr_rc"), "0");
+		CU_ASSERT_STRING_EQUAL(ts_text(&ts_direct, "const_csr_rc"), "0");
+		CU_ASSERT_STRING_EQUAL(ts_text(&ts_through, "const_csr_rc"), "0");
 	}
 	printf("  CUDA %d: %s is cuSPARSE %s; without a device cusparseCreate gives %ld, the "
 	       "same through the stub\n",
-	       major, real, ts_text(&through, "own"), ts_number(&direct, "create_rc"));
+	       major, real, ts_text(&ts_through, "own"), ts_number(&ts_direct, "create_rc"));
 }
 
 static void test_13_0(void)
 {
-	same_answers(13);
+	same_cusparse(13);
 }
 
 static void test_12_4(void)
 {
-	same_answers(12);
+	same_cusparse(12);
 }
 
 static void test_11_8(void)
 {
-	same_answers(11);
+	same_cusparse(11);
 }
 
 /* Search with a pin and a path: the state, the major, and the outcome
@@ -312,20 +265,20 @@ static void search(const char *pin, const char *path, int state, int major, cons
 	int seen = 0;
 
 	snprintf(pin_var, sizeof pin_var, "CUDASTUB_CUSPARSE_MAJOR=%s", pin);
-	if (run("calls", CS_STUB, path, pin[0] ? env : NULL, &through))
+	if (ts_real_run_in("calls", "CS_LIB", CS_STUB, path, pin[0] ? env : NULL, &ts_through))
 		return;
-	CU_ASSERT_EQUAL(ts_number(&through, "state"), state);
-	CU_ASSERT_EQUAL(ts_number(&through, "major"), major);
-	for (long i = 0; tried && i < ts_number(&through, "tried"); i++) {
+	CU_ASSERT_EQUAL(ts_number(&ts_through, "state"), state);
+	CU_ASSERT_EQUAL(ts_number(&ts_through, "major"), major);
+	for (long i = 0; tried && i < ts_number(&ts_through, "tried"); i++) {
 		snprintf(key, sizeof key, "tried.%ld", i);
-		const char *attempt = ts_text(&through, key);
+		const char *attempt = ts_text(&ts_through, key);
 
 		if (strstr(attempt, tried) && strstr(attempt, outcome))
 			seen = 1;
 	}
 	if (tried && !seen) {
 		CU_FAIL("the expected attempt is not in the stub's list");
-		fprintf(stderr, "wanted %s: ...%s...\n%s\n", tried, outcome, through.out);
+		fprintf(stderr, "wanted %s: ...%s...\n%s\n", tried, outcome, ts_through.out);
 	}
 }
 
@@ -341,14 +294,14 @@ static void test_release_lines(void)
 	/* the toolkit's libcusparse.so.12 has CUDA 12's file name, not its release */
 	search("12", "", CUDASTUB_STATE_NOT_FOUND, 0, "libcusparse.so.12",
 	       "but CUDASTUB_CUSPARSE_MAJOR=12");
-	CU_ASSERT_EQUAL(ts_number(&through, "prop_rc.0"), CUSPARSE_STATUS_NOT_INITIALIZED);
-	CU_ASSERT_EQUAL(ts_number(&through, "prop.0"), 0);
+	CU_ASSERT_EQUAL(ts_number(&ts_through, "prop_rc.0"), CUSPARSE_STATUS_NOT_INITIALIZED);
+	CU_ASSERT_EQUAL(ts_number(&ts_through, "prop.0"), 0);
 	/* Debian's 12.4 one is CUDA 12's */
 	search("12", path12, CUDASTUB_STATE_LOADED, 12, "mathlibs-12.4", "loaded");
 	/* first on the path, but not CUDA 13's: skipped for the toolkit's */
 	search("13", path12, CUDASTUB_STATE_LOADED, 13, "mathlibs-12.4",
 	       "but CUDASTUB_CUSPARSE_MAJOR=13");
-	CU_ASSERT_PTR_NOT_NULL(strstr(ts_text(&through, "path"), "/usr/local/cuda"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(ts_text(&ts_through, "path"), "/usr/local/cuda"));
 }
 
 /* One CUDA release per process: cuSOLVER 12.4 brings its cuSPARSE (and
@@ -363,14 +316,14 @@ static void test_one_release(void)
 		return;
 	ts_release_path(12, path12, sizeof path12);
 	snprintf(solver, sizeof solver, "CUDASTUB_CUSOLVER_PATH=%s/libcusolver.so.11", dir);
-	if (run("after_cusolver", CS_STUB, path12, env, &through))
+	if (ts_real_run_in("after_cusolver", "CS_LIB", CS_STUB, path12, env, &ts_through))
 		return;
-	CU_ASSERT_EQUAL(ts_number(&through, "cusolver_rc"), 0);
-	CU_ASSERT_EQUAL(ts_number(&through, "prop_rc.0"), 0);
-	CU_ASSERT_EQUAL(ts_number(&through, "state"), CUDASTUB_STATE_LOADED);
-	CU_ASSERT_EQUAL(ts_number(&through, "major"), 12);
-	CU_ASSERT_PTR_NOT_NULL(strstr(ts_text(&through, "path"), dir));
-	CU_ASSERT_PTR_NOT_NULL(strstr(ts_text(&through, "choice"), "CUDA 12"));
+	CU_ASSERT_EQUAL(ts_number(&ts_through, "cusolver_rc"), 0);
+	CU_ASSERT_EQUAL(ts_number(&ts_through, "prop_rc.0"), 0);
+	CU_ASSERT_EQUAL(ts_number(&ts_through, "state"), CUDASTUB_STATE_LOADED);
+	CU_ASSERT_EQUAL(ts_number(&ts_through, "major"), 12);
+	CU_ASSERT_PTR_NOT_NULL(strstr(ts_text(&ts_through, "path"), dir));
+	CU_ASSERT_PTR_NOT_NULL(strstr(ts_text(&ts_through, "choice"), "CUDA 12"));
 }
 
 static void test_no_library(void)
@@ -379,52 +332,53 @@ static void test_no_library(void)
 					  NULL};
 	char key[32], real[PATH_MAX];
 
-	if (run("calls", CS_STUB, "", env, &through))
+	if (ts_real_run_in("calls", "CS_LIB", CS_STUB, "", env, &ts_through))
 		return;
 	for (int k = 0; k < 3; k++) {
 		snprintf(key, sizeof key, "prop_rc.%d", k);
-		CU_ASSERT_EQUAL(ts_number(&through, key), CUSPARSE_STATUS_NOT_INITIALIZED);
+		CU_ASSERT_EQUAL(ts_number(&ts_through, key), CUSPARSE_STATUS_NOT_INITIALIZED);
 		snprintf(key, sizeof key, "prop.%d", k);
-		CU_ASSERT_EQUAL(ts_number(&through, key), 0);
+		CU_ASSERT_EQUAL(ts_number(&ts_through, key), 0);
 	}
-	CU_ASSERT_EQUAL(ts_number(&through, "version_rc"), CUSPARSE_STATUS_NOT_INITIALIZED);
-	CU_ASSERT_EQUAL(ts_number(&through, "version"), 0);
-	CU_ASSERT_EQUAL(ts_number(&through, "create_rc"), CUSPARSE_STATUS_NOT_INITIALIZED);
-	CU_ASSERT_EQUAL(ts_number(&through, "create_handle"), 0);
-	CU_ASSERT_EQUAL(ts_number(&through, "csr_rc"), CUSPARSE_STATUS_NOT_INITIALIZED);
-	CU_ASSERT_EQUAL(ts_number(&through, "const_csr_rc"), CUSPARSE_STATUS_NOT_INITIALIZED);
-	CU_ASSERT_EQUAL(ts_number(&through, "state"), CUDASTUB_STATE_OVERRIDE_FAILED);
+	CU_ASSERT_EQUAL(ts_number(&ts_through, "version_rc"), CUSPARSE_STATUS_NOT_INITIALIZED);
+	CU_ASSERT_EQUAL(ts_number(&ts_through, "version"), 0);
+	CU_ASSERT_EQUAL(ts_number(&ts_through, "create_rc"), CUSPARSE_STATUS_NOT_INITIALIZED);
+	CU_ASSERT_EQUAL(ts_number(&ts_through, "create_handle"), 0);
+	CU_ASSERT_EQUAL(ts_number(&ts_through, "csr_rc"), CUSPARSE_STATUS_NOT_INITIALIZED);
+	CU_ASSERT_EQUAL(ts_number(&ts_through, "const_csr_rc"), CUSPARSE_STATUS_NOT_INITIALIZED);
+	CU_ASSERT_EQUAL(ts_number(&ts_through, "state"), CUDASTUB_STATE_OVERRIDE_FAILED);
 	/* the "no library" code explained: what failed, what to set */
-	CU_ASSERT_PTR_NOT_NULL(strstr(ts_text(&through, "string.1"), "CUDASTUB_CUSPARSE_PATH="));
-	CU_ASSERT_STRING_EQUAL(ts_text(&through, "string.3"), "CUSPARSE_STATUS_INVALID_VALUE");
-	CU_ASSERT_STRING_EQUAL(ts_text(&through, "name.1000"), "unrecognized status code");
+	CU_ASSERT_PTR_NOT_NULL(strstr(ts_text(&ts_through, "string.1"), "CUDASTUB_CUSPARSE_PATH="));
+	CU_ASSERT_STRING_EQUAL(ts_text(&ts_through, "string.3"), "CUSPARSE_STATUS_INVALID_VALUE");
+	CU_ASSERT_STRING_EQUAL(ts_text(&ts_through, "name.1000"), "unrecognized status code");
 	/* every status of the 13.0 headers named as the 13.0 library names it */
-	if (!real_cusparse(13, real, sizeof real) || run("calls", real, "", NULL, &direct))
+	if (!real_cusparse(13, real, sizeof real) ||
+	    ts_real_run_in("calls", "CS_LIB", real, "", NULL, &ts_direct))
 		return;
 	for (int code = CUSPARSE_STATUS_SUCCESS; code <= CUSPARSE_STATUS_INSUFFICIENT_RESOURCES;
 	     code++) {
 		snprintf(key, sizeof key, "name.%d", code);
-		CU_ASSERT_STRING_EQUAL(ts_text(&through, key), ts_text(&direct, key));
+		CU_ASSERT_STRING_EQUAL(ts_text(&ts_through, key), ts_text(&ts_direct, key));
 	}
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = CU_add_suite("cuSPARSE: the real libraries through the stub", NULL, NULL);
+static const struct ts_test tests[] = {
+	{"13.0: the same answers, CUDA 13", test_13_0},
+	{"12.4: the same answers, CUDA 12", test_12_4},
+	{"11.8: the same answers, CUDA 11; const descriptors not supported", test_11_8},
+	{"libcusparse.so.12: CUDA 13's or 12's by its version", test_release_lines},
+	{"cuSOLVER 12.4 in the process: 12.4's cuSPARSE", test_one_release},
+	{"no library: the codes, outputs 0, names, why", test_no_library},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "13.0: the same answers, CUDA 13", test_13_0);
-	CU_add_test(s, "12.4: the same answers, CUDA 12", test_12_4);
-	CU_add_test(s, "11.8: the same answers, CUDA 11; const descriptors not supported",
-		    test_11_8);
-	CU_add_test(s, "libcusparse.so.12: CUDA 13's or 12's by its version", test_release_lines);
-	CU_add_test(s, "cuSOLVER 12.4 in the process: 12.4's cuSPARSE", test_one_release);
-	CU_add_test(s, "no library: the codes, outputs 0, names, why", test_no_library);
-}
+static const struct ts_suite suite = {"cuSPARSE: the real libraries through the stub", NULL, NULL,
+				      tests};
 
 int main(int argc, char **argv)
 {
 	static const struct ts_scenario scenarios[] = {
 		{"calls", calls_child}, {"after_cusolver", after_cusolver_child}, {NULL, NULL}};
 
-	return ts_main(argc, argv, scenarios, register_suites);
+	return ts_main_suite(argc, argv, scenarios, &suite);
 }

@@ -31,12 +31,7 @@ static char work[PATH_MAX];
 
 static int suite_init(void)
 {
-	char prefix[PATH_MAX + 16];
-
-	if (!ts_tmpdir("adopt", work, sizeof work))
-		return 1;
-	snprintf(prefix, sizeof prefix, "%s/cudastub", work);
-	return ts_install_build(E2E_CMAKE, prefix) ? 0 : 1;
+	return ts_install_in_tmp("adopt", E2E_CMAKE, work, sizeof work);
 }
 
 static int suite_clean(void)

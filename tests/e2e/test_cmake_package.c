@@ -30,12 +30,7 @@ static char work[PATH_MAX];
 
 static int suite_init(void)
 {
-	char prefix[PATH_MAX + 16];
-
-	if (!ts_tmpdir("cmake-package", work, sizeof work))
-		return 1;
-	snprintf(prefix, sizeof prefix, "%s/cudastub", work);
-	return ts_install_build(E2E_CMAKE, prefix) ? 0 : 1;
+	return ts_install_in_tmp("cmake-package", E2E_CMAKE, work, sizeof work);
 }
 
 static int suite_clean(void)

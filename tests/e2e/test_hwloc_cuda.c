@@ -34,6 +34,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "hwloc_fixture.h"
 #include "test_support.h"
 #include "ts_namespace.h"
 
@@ -68,7 +69,8 @@ static const struct config configs[CONFIGS] = {
 };
 /* clang-format on */
 
-static char work[64], empty[96], plugins[96], hwloc_lib[PATH_MAX], lstopo[PATH_MAX];
+static struct hw_fixture hw;
+static char empty[96];
 
 /* ---- child: the namespace, then lstopo ---- */
 
@@ -92,51 +94,15 @@ static int lstopo_child(void)
 
 /* ---- parent ---- */
 
-static int copy_file(const char *from, const char *to)
-{
-	char *argv[] = {"/bin/cp", (char *)from, (char *)to, NULL};
-	struct ts_child c;
-
-	return ts_run_program(argv, NULL, NULL, &c) == 0 && c.exit_code == 0 ? 0 : -1;
-}
-
 static int prepare(void)
 {
-	char plugin[PATH_MAX], copy[PATH_MAX];
-	const char *hwloc, *contrib;
-
-	if (*E2E_SANITIZE) {
-		/* a sanitizer's runtime must come first in a process that loads
-		 * a stub built with it, and Debian's lstopo is not built with it;
-		 * the stub's code is the same as the plain build's, which runs
-		 * this test */
-		ts_not_applicable("a sanitizer build: Debian's lstopo cannot load its stubs");
+	if (hw_prepare(&hw, PLUGIN, "/tmp/cudastub-hwloc-cuda-XXXXXX", *E2E_SANITIZE,
+		       !*E2E_ABI11_SHIM_DIR ? "no 11-ABI runtime shim in this build "
+					      "(tests/abi_stubs.cmake: the 11.8 headers' fixture)"
+					    : NULL))
 		return -1;
-	}
-	if (!*E2E_ABI11_SHIM_DIR) {
-		ts_unavailable("no 11-ABI runtime shim in this build (tests/abi_stubs.cmake: "
-			       "the 11.8 headers' fixture)");
-		return -1;
-	}
-	if (!(hwloc = ts_fixture("hwloc-2.9")) || !(contrib = ts_fixture("hwloc-contrib-2.9")))
-		return -1;
-	snprintf(hwloc_lib, sizeof hwloc_lib, "%s/usr/lib/" TS_MULTIARCH, hwloc);
-	snprintf(lstopo, sizeof lstopo, "%s/usr/bin/lstopo-no-graphics", hwloc);
-	snprintf(plugin, sizeof plugin, "%s/usr/lib/" TS_MULTIARCH "/hwloc/" PLUGIN, contrib);
-	snprintf(work, sizeof work, "/tmp/cudastub-hwloc-cuda-XXXXXX");
-	if (!mkdtemp(work)) {
-		CU_FAIL("mkdtemp");
-		return -1;
-	}
-	snprintf(plugins, sizeof plugins, "%s/plugins", work);
-	snprintf(empty, sizeof empty, "%s/empty", work);
-	mkdir(plugins, 0755);
+	snprintf(empty, sizeof empty, "%s/empty", hw.work);
 	mkdir(empty, 0755);
-	snprintf(copy, sizeof copy, "%s/" PLUGIN, plugins);
-	if (copy_file(plugin, copy) != 0) {
-		CU_FAIL("could not copy the plugin");
-		return -1;
-	}
 	return 0;
 }
 
@@ -144,8 +110,7 @@ static int prepare(void)
  * (first) extra; 0 when its fixtures are here. */
 static int config_path(const struct config *cfg, const char *extra, char *buf, size_t size)
 {
-	snprintf(buf, size, "LD_LIBRARY_PATH=%s%s%s", extra ? extra : "", extra ? ":" : "",
-		 hwloc_lib);
+	snprintf(buf, size, "LD_LIBRARY_PATH=%s%s%s", extra ? extra : "", extra ? ":" : "", hw.lib);
 	for (int i = 0; i < 2 && cfg->fixtures[i]; i++) {
 		char dir[PATH_MAX];
 
@@ -170,8 +135,8 @@ static int run(const struct config *cfg, int variant, int bind_now, struct ts_ch
 
 	if (config_path(cfg, variant ? E2E_ABI11_SHIM_DIR : NULL, path, sizeof path) != 0)
 		return -1;
-	snprintf(program, sizeof program, "HW_LSTOPO=%s", lstopo);
-	snprintf(plugin_path, sizeof plugin_path, "HWLOC_PLUGINS_PATH=%s", plugins);
+	snprintf(program, sizeof program, "HW_LSTOPO=%s", hw.lstopo);
+	snprintf(plugin_path, sizeof plugin_path, "HWLOC_PLUGINS_PATH=%s", hw.plugins);
 	if (cfg->hide_toolkit) {
 		snprintf(hide, sizeof hide, "HW_HIDE=%s", empty);
 		env[n++] = hide;
@@ -288,8 +253,8 @@ static void test_configurations(void)
 	printf("  %d runs through the stub, none crashed, hung or left a symbol unresolved\n",
 	       runs);
 out:
-	if (*work)
-		ts_remove_tree(work);
+	if (*hw.work)
+		ts_remove_tree(hw.work);
 }
 
 static void register_suites(void)

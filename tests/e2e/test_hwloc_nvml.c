@@ -27,6 +27,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "hwloc_fixture.h"
 #include "test_support.h"
 
 /* From CMake: E2E_CLI (the cudastub command), E2E_NVML_STUB ("" when NVML
@@ -35,16 +36,9 @@
 
 #define PLUGIN "hwloc_nvml.so"
 
-static char work[64], plugins[96], stubs[96], hwloc_lib[PATH_MAX], lstopo[PATH_MAX];
+static struct hw_fixture hw;
+static char stubs[96];
 static struct ts_child shipped[2], patched;
-
-static int copy_file(const char *from, const char *to)
-{
-	char *argv[] = {"/bin/cp", (char *)from, (char *)to, NULL};
-	struct ts_child c;
-
-	return ts_run_program(argv, NULL, NULL, &c) == 0 && c.exit_code == 0 ? 0 : -1;
-}
 
 /* lstopo with the plugin folder, hwloc's verbose log on stderr, and the
  * loader's path: hwloc's own library, then extra (or nothing) */
@@ -53,11 +47,11 @@ static int run_lstopo(const char *extra, struct ts_child *out)
 	char path[2 * PATH_MAX + 32], plugin_path[128];
 	const char *env[] = {path, plugin_path, "HWLOC_PLUGINS_VERBOSE=1",
 			     "HWLOC_COMPONENTS_VERBOSE=1", NULL};
-	char *argv[] = {lstopo, NULL};
+	char *argv[] = {hw.lstopo, NULL};
 
-	snprintf(path, sizeof path, "LD_LIBRARY_PATH=%s%s%s", hwloc_lib, extra ? ":" : "",
+	snprintf(path, sizeof path, "LD_LIBRARY_PATH=%s%s%s", hw.lib, extra ? ":" : "",
 		 extra ? extra : "");
-	snprintf(plugin_path, sizeof plugin_path, "HWLOC_PLUGINS_PATH=%s", plugins);
+	snprintf(plugin_path, sizeof plugin_path, "HWLOC_PLUGINS_PATH=%s", hw.plugins);
 	if (ts_run_program(argv, env, NULL, out) != 0 || out->exit_code != 0) {
 		CU_FAIL("lstopo-no-graphics failed");
 		fprintf(stderr, "exit %d\n%s%s\n", out->exit_code, out->out, out->err);
@@ -69,40 +63,12 @@ static int run_lstopo(const char *extra, struct ts_child *out)
 /* The fixtures and a work folder with the plugin as shipped; 0 when ready. */
 static int prepare(void)
 {
-	char dir[PATH_MAX / 2], plugin[PATH_MAX];
-	const char *hwloc, *contrib;
-
-	if (*E2E_SANITIZE) {
-		/* a sanitizer's runtime must come first in a process that loads
-		 * a stub built with it, and Debian's lstopo is not built with it;
-		 * the stub's code is the same as the plain build's, which runs
-		 * this test */
-		ts_not_applicable("a sanitizer build: Debian's lstopo cannot load its stubs");
+	if (hw_prepare(&hw, PLUGIN, "/tmp/cudastub-hwloc-XXXXXX", *E2E_SANITIZE,
+		       !*E2E_NVML_STUB ? "no NVML stub in this build: configure with "
+					 "CUDASTUB_EXTRA_INCLUDE_DIRS naming nvml.h's folder"
+				       : NULL))
 		return -1;
-	}
-	if (!*E2E_NVML_STUB) {
-		ts_unavailable("no NVML stub in this build: configure with "
-			       "CUDASTUB_EXTRA_INCLUDE_DIRS naming nvml.h's folder");
-		return -1;
-	}
-	if (!(hwloc = ts_fixture("hwloc-2.9")) || !(contrib = ts_fixture("hwloc-contrib-2.9")))
-		return -1;
-	snprintf(hwloc_lib, sizeof hwloc_lib, "%s/usr/lib/" TS_MULTIARCH, hwloc);
-	snprintf(lstopo, sizeof lstopo, "%s/usr/bin/lstopo-no-graphics", hwloc);
-	snprintf(plugin, sizeof plugin, "%s/usr/lib/" TS_MULTIARCH "/hwloc/" PLUGIN, contrib);
-	snprintf(work, sizeof work, "/tmp/cudastub-hwloc-XXXXXX");
-	if (!mkdtemp(work)) {
-		CU_FAIL("mkdtemp");
-		return -1;
-	}
-	snprintf(plugins, sizeof plugins, "%s/plugins", work);
-	snprintf(stubs, sizeof stubs, "%s/stubs", work);
-	mkdir(plugins, 0755);
-	snprintf(dir, sizeof dir, "%s/" PLUGIN, plugins);
-	if (copy_file(plugin, dir) != 0) {
-		CU_FAIL("could not copy the plugin");
-		return -1;
-	}
+	snprintf(stubs, sizeof stubs, "%s/stubs", hw.work);
 	return 0;
 }
 
@@ -112,7 +78,7 @@ static int patch_plugin(void)
 	char *argv[] = {E2E_CLI, "patch", stub_dir, file, NULL};
 	struct ts_child c;
 
-	snprintf(file, sizeof file, "%s/" PLUGIN, plugins);
+	snprintf(file, sizeof file, "%s/" PLUGIN, hw.plugins);
 	snprintf(stub_dir, sizeof stub_dir, "--stub-dir=%s", stubs);
 	if (ts_run_program(argv, NULL, NULL, &c) != 0 || c.exit_code != 0) {
 		CU_FAIL("cudastub patch failed");
@@ -192,8 +158,8 @@ static void test_hwloc(void)
 	printf("  no NVML: the patched plugin loads, nvmlInit says why, lstopo prints the same "
 	       "topology as without the plugin\n");
 out:
-	if (*work)
-		ts_remove_tree(work);
+	if (*hw.work)
+		ts_remove_tree(hw.work);
 }
 
 /* The plugin as shipped, with the NVML shim first on the loader's path:
@@ -231,8 +197,8 @@ static void test_shim(void)
 		strstr(patched.err, "Failed to initialize with nvmlInit(): cudastub"));
 	printf("  the shim alone: the plugin as shipped loads, nvmlInit says why\n");
 out:
-	if (*work)
-		ts_remove_tree(work);
+	if (*hw.work)
+		ts_remove_tree(hw.work);
 }
 
 static void register_suites(void)

@@ -58,6 +58,22 @@ int ld_has(const struct ts_child *child, const char *key, const char *part);
 /* 1 if some attempt's path contains path_part and its outcome outcome_part. */
 int ld_attempt(const struct ts_child *child, const char *path_part, const char *outcome_part);
 
+/*
+ * In a child: opens the stub at path and makes lib's first call ("nvrtc":
+ * nvrtcVersion, "cudart": cudaRuntimeGetVersion, else cuDriverGetVersion),
+ * then prints rc, value, state, dlopen_calls, attempts, error and path,
+ * error_raw_controls, and each attempt as attempt.<i>.raw_controls (its
+ * outcome holds a control character as it is), attempt.<i> and
+ * outcome.<i>; error, path and the attempts with bytes below 0x20, 0x7f
+ * and up written \xNN; last finished=1. 3 when the stub does not open.
+ * (ld_report.c)
+ */
+int ld_report_first_call(const char *path, const char *lib);
+/* In its report, whether some attempt's path ends with path (with
+ * ld_attempted_within: contains it) and its outcome contains outcome. */
+int ld_attempted(const struct ts_child *c, const char *path, const char *outcome);
+int ld_attempted_within(const struct ts_child *c, const char *path, const char *outcome);
+
 /* Runs the probe with env; asserts the child ran and exited 0. Prints the
  * child's output on a failed expectation when CUDASTUB_TEST_VERBOSE is set. */
 int ld_run_probe(const char *const *env, struct ts_child *child);

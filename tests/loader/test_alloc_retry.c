@@ -31,6 +31,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "ld_nvrtc_library.h"
 #include "loader.h"
 #include "test_support.h"
 
@@ -46,36 +47,12 @@ void *failing_calloc(size_t count, size_t size)
 	return calloc(count, size);
 }
 
-static int probe_version(void *handle, const char *path, int *major, int *minor)
-{
-	int (*version)(int *, int *) = (int (*)(int *, int *))dlsym(handle, "nvrtcVersion");
-
-	(void)path;
-	return version && version(major, minor) == 0 ? 0 : -1;
-}
-
-static const struct cudastub_soname sonames[] = {{13, "libnvrtc.so.13"}, {0, NULL}};
-static const char *const wheel_dirs[] = {NULL};
-static struct cudastub_library library = {
-	.name = "nvrtc",
-	.env_path = "ALLOC_RETRY_NVRTC_PATH",
-	.env_major = "ALLOC_RETRY_NVRTC_MAJOR",
-	.family = "libnvrtc",
-	.sonames = sonames,
-	.wheel_dirs = wheel_dirs,
-	.probe_version = probe_version,
-	.codes = {7, 8, 9, 10},
-	.abi_major = 13,
-	.not_tried = {.name = "nvrtc", .abi_major = 13},
-	.first_claimed = ATOMIC_FLAG_INIT,
-	.first_search = &(struct cudastub_search){.arena_used = 0},
-};
-static const struct cudastub_function row = {CUDASTUB_MAJOR_BIT(13), 0, 0};
+static struct cudastub_library library = LD_NVRTC_LIBRARY(ld_nvrtc_probe_version);
 
 static void *search_in_thread(void *arg)
 {
 	(void)arg;
-	return cudastub_loader_bind(&library, "nvrtcVersion", &row);
+	return cudastub_loader_bind(&library, "nvrtcVersion", &ld_nvrtc_row);
 }
 
 static void *racing_fn;
@@ -83,7 +60,7 @@ static void *racing_fn;
 static int race_in_walk(struct dl_phdr_info *info, size_t size, void *data)
 {
 	(void)info, (void)size, (void)data;
-	racing_fn = cudastub_loader_bind(&library, "nvrtcVersion", &row);
+	racing_fn = cudastub_loader_bind(&library, "nvrtcVersion", &ld_nvrtc_row);
 	return 1;
 }
 
@@ -102,7 +79,7 @@ static void test_racing_call_without_memory_retries(void)
 	void *fn, *first_fn = NULL;
 	int waited;
 
-	CU_ASSERT_EQUAL_FATAL(setenv("ALLOC_RETRY_NVRTC_PATH", FAKE_NVRTC_13, 1), 0);
+	CU_ASSERT_EQUAL_FATAL(setenv("LD_NVRTC_PATH", FAKE_NVRTC_13, 1), 0);
 	CU_ASSERT_EQUAL_FATAL(setenv("FAKE_NVRTC_SLOW_MS", "400", 1), 0);
 	CU_ASSERT_EQUAL_FATAL(pthread_create(&first, NULL, search_in_thread, NULL), 0);
 	/* the first search has taken the library's own record once it counts */
@@ -127,7 +104,7 @@ static void test_racing_call_without_memory_retries(void)
 	CU_ASSERT_EQUAL(cudastub_loader_info(&library)->state, CUDASTUB_STATE_LOADED);
 
 	/* the next call binds again, and this answer is final */
-	fn = cudastub_loader_bind(&library, "nvrtcVersion", &row);
+	fn = cudastub_loader_bind(&library, "nvrtcVersion", &ld_nvrtc_row);
 	CU_ASSERT_PTR_EQUAL(fn, first_fn);
 	cudastub_loader_settle_slot(&library, &slot, fn ? fn : fallback);
 	CU_ASSERT_PTR_EQUAL(atomic_load(&slot), first_fn);

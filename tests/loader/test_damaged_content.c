@@ -34,47 +34,10 @@ enum { CHILD_ALARM = 120, BLOCK = 4096 };
 
 /* ---- child: the runtime stub's first call ---- */
 
-static void print_escaped(const char *key, const char *text)
-{
-	printf("%s=", key);
-	for (const unsigned char *p = (const unsigned char *)(text ? text : ""); *p; p++)
-		if (*p < 0x20 || *p >= 0x7f)
-			printf("\\x%02x", *p);
-		else
-			putchar(*p);
-	putchar('\n');
-}
-
 static int first_call_child(void)
 {
-	const cudastub_library_info *(*info_of)(void);
-	const cudastub_library_info *info;
-	int (*probe)(int *);
-	void *stub;
-	int rc, value = -1;
-
 	alarm(CHILD_ALARM);
-	stub = dlopen(DC_CUDART_STUB, RTLD_NOW | RTLD_LOCAL);
-	if (!stub)
-		return 3;
-	*(void **)&probe = dlsym(stub, PROBE);
-	*(void **)&info_of = dlsym(stub, "cudastub_cudart_info");
-	rc = probe(&value);
-	info = info_of();
-	printf("rc=%d\nvalue=%d\nstate=%d\nattempts=%u\n", rc, value, (int)info->state,
-	       info->attempt_count);
-	print_escaped("path", info->path);
-	for (unsigned i = 0; i < info->attempt_count; i++) {
-		char key[32];
-
-		snprintf(key, sizeof key, "attempt.%u", i);
-		print_escaped(key, info->attempts[i].path);
-		snprintf(key, sizeof key, "outcome.%u", i);
-		print_escaped(key, info->attempts[i].outcome);
-	}
-	printf("finished=1\n");
-	fflush(stdout);
-	return 0;
+	return ld_report_first_call(DC_CUDART_STUB, "cudart");
 }
 
 /* `cudastub info`: the alarm survives execve. (A cross build has no
@@ -111,25 +74,6 @@ static int damage_block(const char *path, long offset, enum damage how)
 		rc = errno == EOPNOTSUPP ? EOPNOTSUPP : -1;
 	close(fd);
 	return rc;
-}
-
-/* Whether some attempt's path ends with path and its outcome holds part. */
-static int attempted(const struct ts_child *c, const char *path, const char *part)
-{
-	for (long i = 0; i < ld_long(c, "attempts"); i++) {
-		char key[32];
-		const char *p, *o;
-
-		snprintf(key, sizeof key, "attempt.%ld", i);
-		p = ts_value(c, key);
-		if (!p || strlen(p) < strlen(path) || strcmp(p + strlen(p) - strlen(path), path))
-			continue;
-		snprintf(key, sizeof key, "outcome.%ld", i);
-		o = ts_value(c, key);
-		if (o && strstr(o, part))
-			return 1;
-	}
-	return 0;
 }
 
 static int ran(const char *scenario, const char *what, const char *const *env, struct ts_child *c)
@@ -189,10 +133,11 @@ static void damaged_release(int major, enum damage how)
 		CU_ASSERT_EQUAL(ld_long(&c, "rc"), 0);
 		CU_ASSERT_EQUAL(ld_long(&c, "value") / 1000, major);
 		CU_ASSERT_EQUAL(ld_long(&c, "state"), CUDASTUB_STATE_LOADED);
-		CU_ASSERT_TRUE(attempted(&c, copy, "skipped: damaged: "));
-		CU_ASSERT_TRUE(attempted(&c, copy, PROBE));
+		CU_ASSERT_TRUE(ld_attempted(&c, copy, "skipped: damaged: "));
+		CU_ASSERT_TRUE(ld_attempted(&c, copy, PROBE));
 		CU_ASSERT_TRUE(ld_has(&c, "path", healthy_dir));
-		if (!attempted(&c, copy, "skipped: damaged: ") || !ld_has(&c, "path", healthy_dir))
+		if (!ld_attempted(&c, copy, "skipped: damaged: ") ||
+		    !ld_has(&c, "path", healthy_dir))
 			fprintf(stderr, "%s:\n%s\n", what, c.out);
 	}
 #ifdef DC_CLI

@@ -48,62 +48,14 @@ static struct stub stubs[] = {
 
 /* ---- child: open the stub, make its first call, report ---- */
 
-static void print_escaped(const char *key, const char *text)
-{
-	printf("%s=", key);
-	for (const unsigned char *p = (const unsigned char *)(text ? text : ""); *p; p++)
-		if (*p < 0x20 || *p >= 0x7f)
-			printf("\\x%02x", *p);
-		else
-			putchar(*p);
-	putchar('\n');
-}
-
 static int search_child(void)
 {
-	const char *lib = getenv("TEST_LIB"), *path = getenv("TEST_STUB");
 	const char *tree = getenv("TEST_USR_LOCAL");
-	const cudastub_library_info *(*info_of)(void);
-	const cudastub_library_info *info;
-	char name[64];
-	int rc, value = -1, minor = -1;
-	void *stub;
 
 	alarm(CHILD_ALARM);
 	if (tree && ts_bind_usr_local(tree) != 0)
 		exit(TS_NAMESPACE_REFUSED);
-	stub = path ? dlopen(path, RTLD_NOW | RTLD_LOCAL) : NULL;
-	if (!stub || !lib)
-		return 3;
-	if (!strcmp(lib, "nvrtc")) {
-		int (*version)(int *, int *);
-
-		*(void **)&version = dlsym(stub, "nvrtcVersion");
-		rc = version(&value, &minor);
-	} else {
-		int (*probe)(int *);
-
-		*(void **)&probe = dlsym(stub, !strcmp(lib, "cudart") ? "cudaRuntimeGetVersion"
-								      : "cuDriverGetVersion");
-		rc = probe(&value);
-	}
-	snprintf(name, sizeof name, "cudastub_%s_info", lib);
-	*(void **)&info_of = dlsym(stub, name);
-	info = info_of();
-	printf("rc=%d\nvalue=%d\nstate=%d\ndlopen_calls=%lu\nattempts=%u\n", rc, value,
-	       (int)info->state, info->dlopen_calls, info->attempt_count);
-	print_escaped("path", info->path);
-	for (unsigned i = 0; i < info->attempt_count; i++) {
-		char key[32];
-
-		snprintf(key, sizeof key, "attempt.%u", i);
-		print_escaped(key, info->attempts[i].path);
-		snprintf(key, sizeof key, "outcome.%u", i);
-		print_escaped(key, info->attempts[i].outcome);
-	}
-	printf("finished=1\n");
-	fflush(stdout);
-	return 0;
+	return ld_report_first_call(getenv("TEST_STUB"), getenv("TEST_LIB"));
 }
 
 /* `cudastub info` for the three libraries whose files the test places,
@@ -123,25 +75,6 @@ static int cli_child(void)
 }
 
 /* ---- parent ---- */
-
-/* Whether some attempt's path ends with path and its outcome holds outcome. */
-static int attempted(const struct ts_child *c, const char *path, const char *outcome)
-{
-	for (long i = 0; i < ld_long(c, "attempts"); i++) {
-		char key[32];
-		const char *p, *o;
-
-		snprintf(key, sizeof key, "attempt.%ld", i);
-		p = ts_value(c, key);
-		if (!p || strlen(p) < strlen(path) || strcmp(p + strlen(p) - strlen(path), path))
-			continue;
-		snprintf(key, sizeof key, "outcome.%ld", i);
-		o = ts_value(c, key);
-		if (o && strstr(o, outcome))
-			return 1;
-	}
-	return 0;
-}
 
 /* Runs scenario with env; 0 when the child finished (exit 0), else a
  * failure that names the case: a child killed by its alarm hung. */
@@ -291,7 +224,7 @@ static void test_override(void)
 				CU_ASSERT_EQUAL(ld_long(&c, "finished"), 1);
 				CU_ASSERT_EQUAL(ld_long(&c, "state"),
 						CUDASTUB_STATE_OVERRIDE_FAILED);
-				CU_ASSERT_TRUE(attempted(&c, file, kinds[k].reason));
+				CU_ASSERT_TRUE(ld_attempted(&c, file, kinds[k].reason));
 				CU_ASSERT_EQUAL(ld_long(&c, "dlopen_calls"), 0);
 			}
 			ts_remove_tree(dir);
@@ -345,10 +278,10 @@ static void run_step(enum step step)
 				 names[step]);
 			if (run("search", what, env, &c) == 0) {
 				CU_ASSERT_EQUAL(ld_long(&c, "finished"), 1);
-				if (!attempted(&c, file, kinds[k].reason))
+				if (!ld_attempted(&c, file, kinds[k].reason))
 					fprintf(stderr, "%s: no attempt of %s skipped as %s:\n%s\n",
 						what, file, kinds[k].reason, c.out);
-				CU_ASSERT_TRUE(attempted(&c, file, kinds[k].reason));
+				CU_ASSERT_TRUE(ld_attempted(&c, file, kinds[k].reason));
 				expect_healthy(&c, what, healthy_dir);
 			}
 			ts_remove_tree(dir);
@@ -409,8 +342,8 @@ static void test_usr_local_cuda(void)
 			if (r != 0)
 				continue;
 			CU_ASSERT_EQUAL(ld_long(&c, "finished"), 1);
-			CU_ASSERT_TRUE(attempted(&c, ld_fmt("/usr/local/cuda/lib64/%s", soname),
-						 kinds[k].reason));
+			CU_ASSERT_TRUE(ld_attempted(&c, ld_fmt("/usr/local/cuda/lib64/%s", soname),
+						    kinds[k].reason));
 			expect_healthy(&c, what, "/usr/local/cuda/lib/");
 		}
 	}

@@ -55,90 +55,12 @@ static const struct stub stubs[] = {
 
 /* ---- child: open the stub, make its first call, report ---- */
 
-/* Prints text with bytes below 0x20, 0x7f and up as \xNN: the key=value
- * protocol is one line per key. */
-static void print_escaped(const char *key, const char *text)
-{
-	printf("%s=", key);
-	for (const unsigned char *p = (const unsigned char *)(text ? text : ""); *p; p++)
-		if (*p < 0x20 || *p >= 0x7f)
-			printf("\\x%02x", *p);
-		else
-			putchar(*p);
-	putchar('\n');
-}
-
-static int raw_controls(const char *text)
-{
-	for (const unsigned char *p = (const unsigned char *)(text ? text : ""); *p; p++)
-		if (*p < 0x20 || *p == 0x7f)
-			return 1;
-	return 0;
-}
-
 static int hostile_child(void)
 {
-	const char *lib = getenv("TEST_LIB"), *path = getenv("TEST_STUB");
-	const cudastub_library_info *(*info_of)(void);
-	const cudastub_library_info *info;
-	void *stub = path ? dlopen(path, RTLD_NOW | RTLD_LOCAL) : NULL;
-	char name[64];
-	int rc, value = -1, minor = -1;
-
-	if (!stub || !lib)
-		return 3;
-	if (!strcmp(lib, "nvrtc")) {
-		int (*version)(int *, int *) = (int (*)(int *, int *))dlsym(stub, "nvrtcVersion");
-
-		rc = version(&value, &minor);
-	} else {
-		int (*probe)(int *) =
-			(int (*)(int *))dlsym(stub, !strcmp(lib, "cudart") ? "cudaRuntimeGetVersion"
-									   : "cuDriverGetVersion");
-
-		rc = probe(&value);
-	}
-	snprintf(name, sizeof name, "cudastub_%s_info", lib);
-	*(void **)&info_of = dlsym(stub, name);
-	info = info_of();
-	printf("rc=%d\nvalue=%d\nstate=%d\ndlopen_calls=%lu\nattempts=%u\n", rc, value,
-	       (int)info->state, info->dlopen_calls, info->attempt_count);
-	print_escaped("error", info->error);
-	printf("error_raw_controls=%d\n", raw_controls(info->error));
-	print_escaped("path", info->path);
-	for (unsigned i = 0; i < info->attempt_count; i++) {
-		char key[32];
-
-		snprintf(key, sizeof key, "attempt.%u", i);
-		printf("%s.raw_controls=%d\n", key, raw_controls(info->attempts[i].outcome));
-		print_escaped(key, info->attempts[i].path);
-		snprintf(key, sizeof key, "outcome.%u", i);
-		print_escaped(key, info->attempts[i].outcome);
-	}
-	fflush(stdout);
-	return 0;
+	return ld_report_first_call(getenv("TEST_STUB"), getenv("TEST_LIB"));
 }
 
 /* ---- parent ---- */
-
-/* Whether some attempt's path contains path and its outcome outcome. */
-static int attempted(const struct ts_child *c, const char *path, const char *outcome)
-{
-	for (long i = 0; i < ld_long(c, "attempts"); i++) {
-		char key[32];
-		const char *p, *o;
-
-		snprintf(key, sizeof key, "attempt.%ld", i);
-		p = ts_value(c, key);
-		if (!p || !strstr(p, path))
-			continue;
-		snprintf(key, sizeof key, "outcome.%ld", i);
-		o = ts_value(c, key);
-		if (o && strstr(o, outcome))
-			return 1;
-	}
-	return 0;
-}
 
 /* Runs the child for stub with env (NULL-ended, any length); 0 when it ran
  * and exited 0 (a crash is a failure that names the case). */
@@ -317,11 +239,11 @@ static void test_damaged_files(void)
 
 			if (run(s, f->name, as_override, &c) == 0) {
 				expect_override_failed(s, &c);
-				CU_ASSERT_TRUE(attempted(&c, file, f->reason));
+				CU_ASSERT_TRUE(ld_attempted_within(&c, file, f->reason));
 				CU_ASSERT_EQUAL(ld_long(&c, "dlopen_calls"), 0);
 			}
 			if (run(s, f->name, on_path, &c) == 0) {
-				CU_ASSERT_TRUE(attempted(&c, file, f->reason));
+				CU_ASSERT_TRUE(ld_attempted_within(&c, file, f->reason));
 				CU_ASSERT_FALSE(ld_has(&c, "path", dir));
 			}
 			free(as_override[0]);
@@ -355,17 +277,20 @@ static void test_self_and_directory(void)
 
 		if (run(s, "the stub itself", self_override, &c) == 0) {
 			expect_override_failed(s, &c);
-			CU_ASSERT_TRUE(attempted(&c, self, "skipped: this stub's own file"));
+			CU_ASSERT_TRUE(
+				ld_attempted_within(&c, self, "skipped: this stub's own file"));
 		}
 		if (run(s, "the stub itself", self_path, &c) == 0)
-			CU_ASSERT_TRUE(attempted(&c, self, "skipped: this stub's own file"));
+			CU_ASSERT_TRUE(
+				ld_attempted_within(&c, self, "skipped: this stub's own file"));
 		/* an override naming a folder looks inside it */
 		if (run(s, "a directory", dir_override, &c) == 0) {
 			expect_override_failed(s, &c);
-			CU_ASSERT_TRUE(attempted(&c, folder, "absent"));
+			CU_ASSERT_TRUE(ld_attempted_within(&c, folder, "absent"));
 		}
 		if (run(s, "a directory", dir_path, &c) == 0)
-			CU_ASSERT_TRUE(attempted(&c, folder, "skipped: not a file: a directory"));
+			CU_ASSERT_TRUE(ld_attempted_within(&c, folder,
+							   "skipped: not a file: a directory"));
 		free(self_override[0]);
 		free(self_path[0]);
 		free(dir_override[0]);
@@ -397,7 +322,7 @@ static void test_relative_path(void)
 			CU_ASSERT_EQUAL(ld_long(&c, "dlopen_calls"), 0);
 		}
 		if (run(s, "a relative path", on_path, &c) == 0)
-			CU_ASSERT_TRUE(attempted(&c, file, "skipped: truncated"));
+			CU_ASSERT_TRUE(ld_attempted_within(&c, file, "skipped: truncated"));
 		free(as_override[0]);
 		free(on_path[0]);
 		ts_remove_tree(rel);
@@ -425,12 +350,12 @@ static void test_long_path(void)
 			expect_override_failed(s, &c);
 			CU_ASSERT_TRUE(ld_has(&c, "error", "...(102400 bytes)..."));
 			CU_ASSERT_TRUE(ld_has(&c, "error", "could not be loaded (no fallback"));
-			CU_ASSERT_TRUE(attempted(&c, "aaaa", "name too long"));
+			CU_ASSERT_TRUE(ld_attempted_within(&c, "aaaa", "name too long"));
 			CU_ASSERT_FALSE(ld_has(&c, "error", "(log full)"));
 		}
 		/* nothing there to open; the search goes on past it */
 		if (run(s, "a 100 KB path", on_path, &c) == 0)
-			CU_ASSERT_FALSE(attempted(&c, "aaaa", ""));
+			CU_ASSERT_FALSE(ld_attempted_within(&c, "aaaa", ""));
 		free(as_override[0]);
 		free(on_path[0]);
 	}
@@ -477,12 +402,12 @@ static void test_control_characters(void)
 		if (run(s, "control characters", as_override, &c) == 0) {
 			expect_override_failed(s, &c);
 			CU_ASSERT_TRUE(ld_has(&c, "error", "ctl\\x1b[2J\\x0acudastub["));
-			CU_ASSERT_TRUE(attempted(&c, "ctl", "skipped: truncated"));
+			CU_ASSERT_TRUE(ld_attempted_within(&c, "ctl", "skipped: truncated"));
 			CU_ASSERT_TRUE(debug_lines_hold(c.err, s->lib));
 			CU_ASSERT_PTR_NOT_NULL(strstr(c.err, "ctl\\x1b[2J\\x0acudastub["));
 		}
 		if (run(s, "control characters", on_path, &c) == 0) {
-			CU_ASSERT_TRUE(attempted(&c, "ctl", "skipped: truncated"));
+			CU_ASSERT_TRUE(ld_attempted_within(&c, "ctl", "skipped: truncated"));
 			CU_ASSERT_TRUE(debug_lines_hold(c.err, s->lib));
 			CU_ASSERT_PTR_NOT_NULL(strstr(c.err, "ctl\\x1b[2J\\x0acudastub["));
 		}
@@ -573,7 +498,7 @@ static void test_zeroed_probe(void)
 
 		snprintf(want, sizeof want, "skipped: damaged: the code of %s", probes[k].probe);
 		if (run(s, "a zeroed probe", on_path, &c) == 0) {
-			CU_ASSERT_TRUE(attempted(&c, copy, want));
+			CU_ASSERT_TRUE(ld_attempted_within(&c, copy, want));
 			CU_ASSERT_EQUAL(ld_long(&c, "state"), CUDASTUB_STATE_LOADED);
 			CU_ASSERT_EQUAL(ld_long(&c, "rc"), 0);
 			CU_ASSERT_TRUE(ld_has(&c, "path", fake_dir));

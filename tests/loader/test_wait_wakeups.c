@@ -7,7 +7,7 @@
  * The loader is compiled into this test with its futex calls made through
  * seam_futex_syscall (CMakeLists.txt: CUDASTUB_FUTEX_SYSCALL), which counts
  * each thread's waits on the library's word: whether timed, and how each
- * ended. The library is described here over the fake NVRTC, whose version
+ * ended. The library is described (ld_nvrtc_library.h) over the fake NVRTC, whose version
  * probe runs (a busy loop, so the search runs all along) for 300 ms, so
  * that every other thread arrives while the first one searches.
  *   - one search, and every thread gets its answer;
@@ -43,36 +43,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ld_nvrtc_library.h"
 #include "loader.h"
 #include "test_support.h"
 
 enum { THREADS = 12, MAX_WAITS = 100000 };
 
-static int probe_version(void *handle, const char *path, int *major, int *minor)
-{
-	int (*version)(int *, int *) = (int (*)(int *, int *))dlsym(handle, "nvrtcVersion");
-
-	(void)path;
-	return version && version(major, minor) == 0 ? 0 : -1;
-}
-
-static const struct cudastub_soname sonames[] = {{13, "libnvrtc.so.13"}, {0, NULL}};
-static const char *const wheel_dirs[] = {NULL};
-static struct cudastub_library library = {
-	.name = "nvrtc",
-	.env_path = "WAIT_WAKEUPS_NVRTC_PATH",
-	.env_major = "WAIT_WAKEUPS_NVRTC_MAJOR",
-	.family = "libnvrtc",
-	.sonames = sonames,
-	.wheel_dirs = wheel_dirs,
-	.probe_version = probe_version,
-	.codes = {7, 8, 9, 10},
-	.abi_major = 13,
-	.not_tried = {.name = "nvrtc", .abi_major = 13},
-	.first_claimed = ATOMIC_FLAG_INIT,
-	.first_search = &(struct cudastub_search){.arena_used = 0},
-};
-static const struct cudastub_function row = {CUDASTUB_MAJOR_BIT(13), 0, 0};
+static struct cudastub_library library = LD_NVRTC_LIBRARY(ld_nvrtc_probe_version);
 
 /* The same library, whose first probe sleeps first (probe_sleep_ms): a
  * search that does not run, as one blocked on a lock. */
@@ -85,22 +62,12 @@ static int sleeping_probe(void *handle, const char *path, int *major, int *minor
 
 	if (atomic_fetch_add(&probes, 1) == 0)
 		nanosleep(&pause, NULL);
-	return probe_version(handle, path, major, minor);
+	return ld_nvrtc_probe_version(handle, path, major, minor);
 }
 
-#define SLEEPING_LIBRARY                                                                           \
-	{                                                                                          \
-		.name = "nvrtc", .env_path = "WAIT_WAKEUPS_NVRTC_PATH",                            \
-		.env_major = "WAIT_WAKEUPS_NVRTC_MAJOR", .family = "libnvrtc", .sonames = sonames, \
-		.wheel_dirs = wheel_dirs, .probe_version = sleeping_probe, .codes = {7, 8, 9, 10}, \
-		.abi_major = 13, .not_tried = {.name = "nvrtc", .abi_major = 13},                  \
-		.first_claimed = ATOMIC_FLAG_INIT,                                                 \
-		.first_search = &(struct cudastub_search){.arena_used = 0},                        \
-	}
+static struct cudastub_library lock_holder = LD_NVRTC_LIBRARY(sleeping_probe);
 
-static struct cudastub_library lock_holder = SLEEPING_LIBRARY;
-
-static struct cudastub_library blocked = SLEEPING_LIBRARY;
+static struct cudastub_library blocked = LD_NVRTC_LIBRARY(sleeping_probe);
 
 /* What one thread's waits on the library's word came to. */
 struct waits {
@@ -160,7 +127,7 @@ static void *first_call(void *arg)
 	int i = (int)(size_t)arg;
 
 	pthread_barrier_wait(&start);
-	answers[i] = cudastub_loader_bind(racing, "nvrtcVersion", &row);
+	answers[i] = cudastub_loader_bind(racing, "nvrtcVersion", &ld_nvrtc_row);
 	seen[i] = mine;
 	return NULL;
 }
@@ -184,7 +151,7 @@ static void test_waiters_sleep_until_the_publication(void)
 {
 	int watchers = 0, sleepers = 0;
 
-	CU_ASSERT_EQUAL_FATAL(setenv("WAIT_WAKEUPS_NVRTC_PATH", FAKE_NVRTC_13, 1), 0);
+	CU_ASSERT_EQUAL_FATAL(setenv("LD_NVRTC_PATH", FAKE_NVRTC_13, 1), 0);
 	CU_ASSERT_EQUAL_FATAL(setenv("FAKE_NVRTC_PROBE_BUSY_MS", "300", 1), 0);
 	race(&library);
 	unsetenv("FAKE_NVRTC_PROBE_BUSY_MS");
@@ -226,7 +193,7 @@ static struct waits waits_in_walk;
 static int call_in_walk(struct dl_phdr_info *info, size_t size, void *data)
 {
 	(void)info, (void)size, (void)data;
-	answer_in_walk = cudastub_loader_bind(&lock_holder, "nvrtcVersion", &row);
+	answer_in_walk = cudastub_loader_bind(&lock_holder, "nvrtcVersion", &ld_nvrtc_row);
 	waits_in_walk = mine;
 	return 1;
 }
@@ -234,7 +201,7 @@ static int call_in_walk(struct dl_phdr_info *info, size_t size, void *data)
 static void *search_first(void *arg)
 {
 	(void)arg;
-	return cudastub_loader_bind(&lock_holder, "nvrtcVersion", &row);
+	return cudastub_loader_bind(&lock_holder, "nvrtcVersion", &ld_nvrtc_row);
 }
 
 /*
@@ -272,7 +239,7 @@ static void test_a_loader_lock_holder_does_not_wait(void)
 		ts_not_applicable("the dynamic loader's locks cannot be read here");
 		return;
 	}
-	CU_ASSERT_EQUAL_FATAL(setenv("WAIT_WAKEUPS_NVRTC_PATH", FAKE_NVRTC_13, 1), 0);
+	CU_ASSERT_EQUAL_FATAL(setenv("LD_NVRTC_PATH", FAKE_NVRTC_13, 1), 0);
 	atomic_store(&probes, 0);
 	probe_sleep_ms = 500;
 	pthread_create(&searcher, NULL, search_first, NULL);
@@ -298,7 +265,7 @@ static void test_a_search_that_does_not_run_is_given_up(void)
 {
 	int watchers = 0;
 
-	CU_ASSERT_EQUAL_FATAL(setenv("WAIT_WAKEUPS_NVRTC_PATH", FAKE_NVRTC_13, 1), 0);
+	CU_ASSERT_EQUAL_FATAL(setenv("LD_NVRTC_PATH", FAKE_NVRTC_13, 1), 0);
 	atomic_store(&probes, 0);
 	probe_sleep_ms = 1500;
 	race(&blocked);

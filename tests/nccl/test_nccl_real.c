@@ -38,6 +38,7 @@
 
 #include "cudastub/cudastub.h"
 #include "test_support.h"
+#include "ts_real.h"
 
 /* From CMake: NC_STUB and NC_STUB_12, the stubs of the 13 and 12 ABIs. */
 
@@ -45,18 +46,6 @@
 #define LAST_CODE  12
 
 /* ---- child: the calls, through NC_OPEN (the stub or a real library) ---- */
-
-static void *symbol(void *lib, const char *name)
-{
-	void *s = dlsym(lib, name);
-
-	if (!s) {
-		printf("missing=%s\n", name);
-		fflush(stdout);
-		exit(5);
-	}
-	return s;
-}
 
 static int calls_child(void)
 {
@@ -66,7 +55,6 @@ static int calls_child(void)
 	const char *(*error_string)(ncclResult_t);
 	ncclResult_t (*unique_id)(ncclUniqueId *);
 	const char *(*last_error)(ncclComm_t);
-	const cudastub_library_info *(*info)(void);
 	ncclUniqueId id;
 	int version = -7, rc, set = 0;
 	const char *last;
@@ -76,15 +64,13 @@ static int calls_child(void)
 		printf("preload_error=%s\n", dlerror());
 		return 3;
 	}
-	lib = dlopen(getenv("NC_OPEN"), RTLD_NOW | RTLD_LOCAL);
-	if (!lib) {
-		printf("open_error=%s\n", dlerror());
+	lib = ts_real_open("NC_OPEN");
+	if (!lib)
 		return 3;
-	}
-	*(void **)&get_version = symbol(lib, "ncclGetVersion");
-	*(void **)&error_string = symbol(lib, "ncclGetErrorString");
-	*(void **)&unique_id = symbol(lib, "ncclGetUniqueId");
-	*(void **)&last_error = symbol(lib, "ncclGetLastError");
+	*(void **)&get_version = ts_real_symbol(lib, "ncclGetVersion");
+	*(void **)&error_string = ts_real_symbol(lib, "ncclGetErrorString");
+	*(void **)&unique_id = ts_real_symbol(lib, "ncclGetUniqueId");
+	*(void **)&last_error = ts_real_symbol(lib, "ncclGetLastError");
 
 	rc = (int)get_version(&version);
 	printf("version_rc=%d\nversion=%d\n", rc, version);
@@ -105,14 +91,7 @@ static int calls_child(void)
 	else
 		printf("last_error=(null)\n");
 
-	*(void **)&info = dlsym(lib, "cudastub_nccl_info");
-	if (info) {
-		const cudastub_library_info *i = info();
-
-		printf("state=%d\nmajor=%d\nminor=%d\nown=%s\npath=%s\nerror=%s\n", (int)i->state,
-		       i->major, i->minor, i->own_version ? i->own_version : "",
-		       i->path ? i->path : "", i->error ? i->error : "");
-	}
+	ts_real_print_info(lib, "cudastub_nccl_info");
 	fflush(stdout);
 	return 0;
 }
@@ -120,16 +99,14 @@ static int calls_child(void)
 /* ---- parent ---- */
 
 struct release {
-	const char *name; /* "12.4" */
-	int cuda_major;	  /* what the stub must report */
-	int cuda_minor;
-	const char *fixture; /* NULL: the toolkit's */
-	const char *stub;    /* the stub of its ABI */
+	struct ts_real_release at;
+	int minor;	  /* what the stub must report, with at.major */
+	const char *stub; /* the stub of its ABI */
 };
 
 static const struct release releases[] = {
-	{"13.0 toolkit", 13, 0, NULL, NC_STUB},
-	{"Debian sid", 12, 4, "nccl-2.29", NC_STUB_12},
+	{{"13.0 toolkit", 13, NULL, "libnccl.so.2"}, 0, NC_STUB},
+	{{"Debian sid", 12, "nccl-2.29", "libnccl.so.2"}, 4, NC_STUB_12},
 };
 #define RELEASES (sizeof releases / sizeof *releases)
 
@@ -159,59 +136,45 @@ static int newer_glibc(const char **loader, const char **libs)
 	return 1;
 }
 
-/* The real library of r in buf, or NULL (reported). */
-static const char *real_library(const struct release *r, char *buf, size_t size)
+/* NCCL of r in buf, or NULL (reported): Debian's only where it can load. */
+static const char *nccl_library(const struct release *r, char *buf, size_t size)
 {
-	char dir[PATH_MAX / 2];
 	const char *loader, *libs;
 
-	if (!r->fixture)
-		return ts_toolkit_file("libnccl.so.2", buf, size);
-	if (!ts_fixture_libdir(r->fixture, dir, sizeof dir) || !newer_glibc(&loader, &libs))
+	if (!ts_real_library(&r->at, buf, size) || (r->at.fixture && !newer_glibc(&loader, &libs)))
 		return NULL;
-	snprintf(buf, size, "%s/libnccl.so.2", dir);
 	return buf;
 }
 
-static struct ts_child direct, through;
-
 /* Runs the calls child on path; with debian, where Debian's NCCL can load
  * (under trixie's glibc where this one is older). */
-static int run_calls(const char *path, const char *const *extra, int debian, struct ts_child *out)
+static int nccl_calls(const char *path, const char *const *extra, int debian, struct ts_child *out)
 {
-	char open_var[PATH_MAX + 16];
-	const char *env[8] = {open_var, NULL}, *loader = "", *libs = "";
-	int n = 1, ran;
+	char open_var[PATH_MAX + 16], dirs[4 * PATH_MAX];
+	const char *env[8] = {open_var}, *loader = "", *libs = "";
+	char *argv[] = {NULL, "--library-path", dirs, (char *)ts_self(), "--child", "calls", NULL};
+	int n = 1;
 
-	snprintf(open_var, sizeof open_var, "NC_OPEN=%s", path);
-	for (; extra && *extra && n < 6; extra++)
-		env[n++] = *extra;
-	env[n] = NULL;
 	if (debian && !newer_glibc(&loader, &libs))
 		return -1;
+	if (!*loader)
+		return ts_real_run("calls", "NC_OPEN", path, extra, out);
+	snprintf(open_var, sizeof open_var, "NC_OPEN=%s", path);
+	/* --library-path stands for LD_LIBRARY_PATH, which the loader then
+	 * ignores: the test's folders go after glibc's */
+	snprintf(dirs, sizeof dirs, "%s", libs);
+	for (; extra && *extra && n < 6; extra++) {
+		env[n++] = *extra;
+		if (!strncmp(*extra, "LD_LIBRARY_PATH=", 16))
+			snprintf(dirs + strlen(dirs), sizeof dirs - strlen(dirs), ":%s",
+				 *extra + 16);
+	}
 	/* in a sanitizer build: trixie's dynamic loader keeps allocations the
 	 * leak check, which knows only this glibc's, would call leaks */
-	if (*loader)
-		env[n++] = "ASAN_OPTIONS=detect_leaks=0";
+	env[n++] = "ASAN_OPTIONS=detect_leaks=0";
 	env[n] = NULL;
-	if (*loader) {
-		/* --library-path stands for LD_LIBRARY_PATH, which the loader
-		 * then ignores: the test's folders go after glibc's */
-		char path[4 * PATH_MAX];
-		char *argv[] = {(char *)loader, "--library-path", path, (char *)ts_self(),
-				"--child",	"calls",	  NULL};
-
-		snprintf(path, sizeof path, "%s", libs);
-		for (int k = 1; k < n; k++)
-			if (!strncmp(env[k], "LD_LIBRARY_PATH=", 16))
-				snprintf(path + strlen(path), sizeof path - strlen(path), ":%s",
-					 env[k] + 16);
-
-		ran = ts_run_program(argv, env, NULL, out) == 0;
-	} else {
-		ran = ts_run_child("calls", env, out) == 0;
-	}
-	if (!ran || out->exit_code != 0) {
+	argv[0] = (char *)loader;
+	if (ts_run_program(argv, env, NULL, out) != 0 || out->exit_code != 0) {
 		CU_FAIL("the calls child failed");
 		fprintf(stderr, "%s: exit %d\n%s%s\n", path, out->exit_code, out->out, out->err);
 		return -1;
@@ -219,32 +182,17 @@ static int run_calls(const char *path, const char *const *extra, int debian, str
 	return 0;
 }
 
-static int run_both(const struct release *r, const char *real)
+static int nccl_both(const struct release *r, const char *real)
 {
 	char override[PATH_MAX + 32];
 	const char *env[] = {override, NULL};
-	int debian = r->fixture != NULL;
+	int debian = r->at.fixture != NULL;
 
 	snprintf(override, sizeof override, "CUDASTUB_NCCL_PATH=%s", real);
-	return run_calls(real, NULL, debian, &direct) || run_calls(r->stub, env, debian, &through)
+	return nccl_calls(real, NULL, debian, &ts_direct) ||
+			       nccl_calls(r->stub, env, debian, &ts_through)
 		       ? -1
 		       : 0;
-}
-
-static void expect_same(const char *key)
-{
-	const char *want = ts_value(&direct, key), *got;
-	char msg[256];
-
-	if (!want) {
-		snprintf(msg, sizeof msg, "the direct call printed no %s", key);
-		CU_FAIL(msg);
-		return;
-	}
-	got = ts_value(&through, key);
-	snprintf(msg, sizeof msg, "%s: %s directly, %s through the stub", key, want,
-		 got ? got : "(nothing)");
-	CU_assertImplementation(got && !strcmp(got, want), __LINE__, msg, __FILE__, "", CU_FALSE);
 }
 
 static void test_versions(void)
@@ -252,25 +200,25 @@ static void test_versions(void)
 	for (size_t i = 0; i < RELEASES; i++) {
 		const struct release *r = &releases[i];
 		char path[PATH_MAX], own[32];
-		const char *real = real_library(r, path, sizeof path);
+		const char *real = nccl_library(r, path, sizeof path);
 		long v;
 
-		if (!real || run_both(r, real))
+		if (!real || nccl_both(r, real))
 			continue;
-		CU_ASSERT_EQUAL(ts_number(&direct, "version_rc"), ncclSuccess);
-		expect_same("version_rc");
-		expect_same("version");
-		v = ts_number(&direct, "version");
+		CU_ASSERT_EQUAL(ts_number(&ts_direct, "version_rc"), ncclSuccess);
+		TS_REAL_SAME("version_rc");
+		TS_REAL_SAME("version");
+		v = ts_number(&ts_direct, "version");
 		/* NCCL_VERSION_CODE's form since 2.9 */
 		snprintf(own, sizeof own, "%ld.%ld.%ld", v / 10000, v % 10000 / 100, v % 100);
 		CU_ASSERT_EQUAL(v / 10000, 2);
-		CU_ASSERT_STRING_EQUAL(ts_text(&through, "own"), own);
-		CU_ASSERT_EQUAL(ts_number(&through, "state"), CUDASTUB_STATE_LOADED);
+		CU_ASSERT_STRING_EQUAL(ts_text(&ts_through, "own"), own);
+		CU_ASSERT_EQUAL(ts_number(&ts_through, "state"), CUDASTUB_STATE_LOADED);
 		/* the CUDA release its banner names */
-		CU_ASSERT_EQUAL(ts_number(&through, "major"), r->cuda_major);
-		CU_ASSERT_EQUAL(ts_number(&through, "minor"), r->cuda_minor);
-		printf("  %s: NCCL %s (%ld), CUDA %ld.%ld by its banner\n", r->name, own, v,
-		       ts_number(&through, "major"), ts_number(&through, "minor"));
+		CU_ASSERT_EQUAL(ts_number(&ts_through, "major"), r->at.major);
+		CU_ASSERT_EQUAL(ts_number(&ts_through, "minor"), r->minor);
+		printf("  %s: NCCL %s (%ld), CUDA %ld.%ld by its banner\n", r->at.name, own, v,
+		       ts_number(&ts_through, "major"), ts_number(&ts_through, "minor"));
 	}
 }
 
@@ -278,23 +226,24 @@ static void test_error_strings_and_no_gpu(void)
 {
 	for (size_t i = 0; i < RELEASES; i++) {
 		char path[PATH_MAX], key[16];
-		const char *real = real_library(&releases[i], path, sizeof path);
+		const char *real = nccl_library(&releases[i], path, sizeof path);
 
-		if (!real || run_both(&releases[i], real))
+		if (!real || nccl_both(&releases[i], real))
 			continue;
 		for (int code = FIRST_CODE; code <= LAST_CODE; code++) {
 			snprintf(key, sizeof key, "err_%d", code);
-			expect_same(key);
+			TS_REAL_SAME(key);
 		}
-		CU_ASSERT_STRING_EQUAL(ts_text(&direct, "err_0"), "no error");
-		expect_same("unique_id_rc");
-		expect_same("unique_id_set");
-		expect_same("last_error");
+		CU_ASSERT_STRING_EQUAL(ts_text(&ts_direct, "err_0"), "no error");
+		TS_REAL_SAME("unique_id_rc");
+		TS_REAL_SAME("unique_id_set");
+		TS_REAL_SAME("last_error");
 		/* a unique id needs no GPU */
-		CU_ASSERT_EQUAL(ts_number(&direct, "unique_id_rc"), ncclSuccess);
-		CU_ASSERT_EQUAL(ts_number(&direct, "unique_id_set"), 1);
-		printf("  %s: %d error strings, ncclGetUniqueId %ld both ways\n", releases[i].name,
-		       LAST_CODE - FIRST_CODE + 1, ts_number(&direct, "unique_id_rc"));
+		CU_ASSERT_EQUAL(ts_number(&ts_direct, "unique_id_rc"), ncclSuccess);
+		CU_ASSERT_EQUAL(ts_number(&ts_direct, "unique_id_set"), 1);
+		printf("  %s: %d error strings, ncclGetUniqueId %ld both ways\n",
+		       releases[i].at.name, LAST_CODE - FIRST_CODE + 1,
+		       ts_number(&ts_direct, "unique_id_rc"));
 	}
 }
 
@@ -305,40 +254,40 @@ static void test_release(void)
 	const char *pin_env[] = {path, "CUDASTUB_NCCL_MAJOR=13", NULL};
 	const char *process_env[] = {path, cudart, NULL}, *path_env[] = {path, NULL};
 
-	if (!real_library(&releases[0], toolkit, sizeof toolkit))
+	if (!nccl_library(&releases[0], toolkit, sizeof toolkit))
 		return;
 	/* only the toolkit's (CUDA 13) on the path: a pin of 12 refuses it */
 	*strrchr(toolkit, '/') = '\0';
 	snprintf(path, sizeof path, "LD_LIBRARY_PATH=%s", toolkit);
 	pin_env[1] = "CUDASTUB_NCCL_MAJOR=12";
-	if (run_calls(NC_STUB, pin_env, 0, &through) == 0) {
-		CU_ASSERT_EQUAL(ts_number(&through, "state"), CUDASTUB_STATE_NOT_FOUND);
-		CU_ASSERT_EQUAL(ts_number(&through, "unique_id_rc"), ncclUnhandledCudaError);
+	if (nccl_calls(NC_STUB, pin_env, 0, &ts_through) == 0) {
+		CU_ASSERT_EQUAL(ts_number(&ts_through, "state"), CUDASTUB_STATE_NOT_FOUND);
+		CU_ASSERT_EQUAL(ts_number(&ts_through, "unique_id_rc"), ncclUnhandledCudaError);
 	}
 	pin_env[1] = "CUDASTUB_NCCL_MAJOR=13";
-	if (!real_library(&releases[1], debian, sizeof debian))
+	if (!nccl_library(&releases[1], debian, sizeof debian))
 		return;
 	/* Debian's folder first on the path, the toolkit's after it */
 	*strrchr(debian, '/') = '\0';
 	snprintf(path, sizeof path, "LD_LIBRARY_PATH=%s:%s", debian, toolkit);
-	if (run_calls(NC_STUB, path_env, 1, &through) == 0)
-		CU_ASSERT_EQUAL(ts_number(&through, "state"), CUDASTUB_STATE_LOADED);
+	if (nccl_calls(NC_STUB, path_env, 1, &ts_through) == 0)
+		CU_ASSERT_EQUAL(ts_number(&ts_through, "state"), CUDASTUB_STATE_LOADED);
 	/* a pin of 13: Debian's (12.4) is passed by, the toolkit's taken */
-	if (run_calls(NC_STUB, pin_env, 1, &through) == 0) {
-		CU_ASSERT_EQUAL(ts_number(&through, "major"), 13);
-		CU_ASSERT_PTR_NOT_NULL(strstr(ts_text(&through, "path"), toolkit));
+	if (nccl_calls(NC_STUB, pin_env, 1, &ts_through) == 0) {
+		CU_ASSERT_EQUAL(ts_number(&ts_through, "major"), 13);
+		CU_ASSERT_PTR_NOT_NULL(strstr(ts_text(&ts_through, "path"), toolkit));
 	}
 	pin_env[1] = "CUDASTUB_NCCL_MAJOR=12";
-	if (run_calls(NC_STUB, pin_env, 1, &through) == 0) {
-		CU_ASSERT_EQUAL(ts_number(&through, "major"), 12);
-		CU_ASSERT_PTR_NOT_NULL(strstr(ts_text(&through, "path"), debian));
+	if (nccl_calls(NC_STUB, pin_env, 1, &ts_through) == 0) {
+		CU_ASSERT_EQUAL(ts_number(&ts_through, "major"), 12);
+		CU_ASSERT_PTR_NOT_NULL(strstr(ts_text(&ts_through, "path"), debian));
 	}
 	/* CUDA 13's runtime already in the process: its release first, so the
 	 * toolkit's NCCL over Debian's, though Debian's comes first */
 	snprintf(cudart, sizeof cudart, "NC_PRELOAD=%s/libcudart.so.13", toolkit);
-	if (run_calls(NC_STUB, process_env, 1, &through) == 0) {
-		CU_ASSERT_EQUAL(ts_number(&through, "major"), 13);
-		CU_ASSERT_PTR_NOT_NULL(strstr(ts_text(&through, "path"), toolkit));
+	if (nccl_calls(NC_STUB, process_env, 1, &ts_through) == 0) {
+		CU_ASSERT_EQUAL(ts_number(&ts_through, "major"), 13);
+		CU_ASSERT_PTR_NOT_NULL(strstr(ts_text(&ts_through, "path"), toolkit));
 	}
 }
 
@@ -350,46 +299,44 @@ static void test_no_library(void)
 	 * answers on this machine */
 	for (size_t i = 0; i < RELEASES; i++) {
 		char path[PATH_MAX];
-		const char *real = real_library(&releases[i], path, sizeof path);
+		const char *real = nccl_library(&releases[i], path, sizeof path);
 
-		if (!real || run_calls(real, NULL, releases[i].fixture != NULL, &direct) ||
-		    run_calls(releases[i].stub, env, 0, &through))
+		if (!real || nccl_calls(real, NULL, releases[i].at.fixture != NULL, &ts_direct) ||
+		    nccl_calls(releases[i].stub, env, 0, &ts_through))
 			continue;
-		CU_ASSERT_EQUAL(ts_number(&through, "version_rc"), ncclSuccess);
-		expect_same("version");
-		CU_ASSERT_EQUAL(ts_number(&through, "state"), CUDASTUB_STATE_OVERRIDE_FAILED);
-		printf("  %s's stub, no library: version %ld\n", releases[i].name,
-		       ts_number(&through, "version"));
+		CU_ASSERT_EQUAL(ts_number(&ts_through, "version_rc"), ncclSuccess);
+		TS_REAL_SAME("version");
+		CU_ASSERT_EQUAL(ts_number(&ts_through, "state"), CUDASTUB_STATE_OVERRIDE_FAILED);
+		printf("  %s's stub, no library: version %ld\n", releases[i].at.name,
+		       ts_number(&ts_through, "version"));
 	}
-	if (run_calls(NC_STUB, env, 0, &through))
+	if (nccl_calls(NC_STUB, env, 0, &ts_through))
 		return;
-	CU_ASSERT_EQUAL(ts_number(&through, "unique_id_rc"), ncclUnhandledCudaError);
-	CU_ASSERT_EQUAL(ts_number(&through, "unique_id_set"), 0);
+	CU_ASSERT_EQUAL(ts_number(&ts_through, "unique_id_rc"), ncclUnhandledCudaError);
+	CU_ASSERT_EQUAL(ts_number(&ts_through, "unique_id_set"), 0);
 	/* NCCL's own answer when no error is recorded, never NULL */
-	CU_ASSERT_STRING_EQUAL(ts_text(&through, "last_error"), "\"\"");
-	CU_ASSERT_STRING_EQUAL(ts_text(&through, "err_0"), "ncclSuccess");
-	CU_ASSERT_STRING_EQUAL(ts_text(&through, "err_5"), "ncclInvalidUsage");
-	CU_ASSERT_STRING_EQUAL(ts_text(&through, "err_12"), "unrecognized status code");
-	CU_ASSERT_PTR_NOT_NULL(strstr(ts_text(&through, "err_1"), "CUDASTUB_NCCL_PATH"));
-	CU_ASSERT_EQUAL(ts_number(&through, "state"), CUDASTUB_STATE_OVERRIDE_FAILED);
-	CU_ASSERT_PTR_NOT_NULL(strstr(ts_text(&through, "error"), "CUDASTUB_NCCL_PATH="));
+	CU_ASSERT_STRING_EQUAL(ts_text(&ts_through, "last_error"), "\"\"");
+	CU_ASSERT_STRING_EQUAL(ts_text(&ts_through, "err_0"), "ncclSuccess");
+	CU_ASSERT_STRING_EQUAL(ts_text(&ts_through, "err_5"), "ncclInvalidUsage");
+	CU_ASSERT_STRING_EQUAL(ts_text(&ts_through, "err_12"), "unrecognized status code");
+	CU_ASSERT_PTR_NOT_NULL(strstr(ts_text(&ts_through, "err_1"), "CUDASTUB_NCCL_PATH"));
+	CU_ASSERT_EQUAL(ts_number(&ts_through, "state"), CUDASTUB_STATE_OVERRIDE_FAILED);
+	CU_ASSERT_PTR_NOT_NULL(strstr(ts_text(&ts_through, "error"), "CUDASTUB_NCCL_PATH="));
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = CU_add_suite("NCCL through its stub, real libraries", NULL, NULL);
+static const struct ts_test tests[] = {
+	{"versions as directly, the CUDA release of each", test_versions},
+	{"error strings and ncclGetUniqueId as directly", test_error_strings_and_no_gpu},
+	{"the CUDA release decides under a pin and in a process", test_release},
+	{"no library: the record's version, documented codes, names", test_no_library},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "versions as directly, the CUDA release of each", test_versions);
-	CU_add_test(s, "error strings and ncclGetUniqueId as directly",
-		    test_error_strings_and_no_gpu);
-	CU_add_test(s, "the CUDA release decides under a pin and in a process", test_release);
-	CU_add_test(s, "no library: the record's version, documented codes, names",
-		    test_no_library);
-}
+static const struct ts_suite suite = {"NCCL through its stub, real libraries", NULL, NULL, tests};
 
 int main(int argc, char **argv)
 {
 	static const struct ts_scenario scenarios[] = {{"calls", calls_child}, {NULL, NULL}};
 
-	return ts_main(argc, argv, scenarios, register_suites);
+	return ts_main_suite(argc, argv, scenarios, &suite);
 }

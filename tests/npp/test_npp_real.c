@@ -28,6 +28,7 @@
 
 #include "cudastub/cudastub.h"
 #include "test_support.h"
+#include "ts_real.h"
 #include "ts_release.h"
 
 /* From CMake: NP_NPPC_12, NP_NPPS_12, NP_NPPC_11, NP_NPPS_11: the stubs
@@ -127,38 +128,19 @@ static int calls_child(void)
 
 /* ---- parent ---- */
 
-static struct ts_child direct, through;
-
 /* Runs the calls child on the core and signal libraries (env: more
  * NULL-ended entries, two at most); 0 if it ran. */
-static int run_calls(const char *core, const char *signal, int abi, const char *const *extra,
+static int npp_calls(const char *core, const char *signal, int abi, const char *const *extra,
 		     struct ts_child *child)
 {
-	char core_var[PATH_MAX + 16], signal_var[PATH_MAX + 16], abi_var[32];
-	const char *env[6] = {core_var, signal_var, abi_var, NULL, NULL, NULL};
+	char signal_var[PATH_MAX + 16], abi_var[32];
+	const char *env[6] = {signal_var, abi_var, NULL, NULL, NULL, NULL};
 
-	snprintf(core_var, sizeof core_var, "NP_NPPC=%s", core);
 	snprintf(signal_var, sizeof signal_var, "NP_NPPS=%s", signal);
 	snprintf(abi_var, sizeof abi_var, "NP_ABI=%d", abi);
 	for (int i = 0; extra && extra[i] && i < 2; i++)
-		env[3 + i] = extra[i];
-	if (ts_run_child("calls", env, child) != 0 || child->exit_code != 0) {
-		fprintf(stderr, "npp %s: exit %d\n%s%s\n", core, child->exit_code, child->out,
-			child->err);
-		CU_FAIL("the calls child failed");
-		return -1;
-	}
-	return 0;
-}
-
-/* What NPP answered: the child's output before its stubs' own lines. */
-static const char *answers(const struct ts_child *child, char *buf, size_t size)
-{
-	const char *end = strstr(child->out, "end=1");
-	size_t n = end ? (size_t)(end - child->out) : strlen(child->out);
-
-	snprintf(buf, size, "%.*s", (int)(n < size ? n : size - 1), child->out);
-	return buf;
+		env[2 + i] = extra[i];
+	return ts_real_run("calls", "NP_NPPC", core, env, child);
 }
 
 static const struct {
@@ -189,40 +171,43 @@ static void test_real(void)
 				continue;
 			snprintf(core_env, sizeof core_env, "CUDASTUB_NPPC_PATH=%s", core);
 			snprintf(signal_env, sizeof signal_env, "CUDASTUB_NPPS_PATH=%s", signal);
-			if (run_calls(core, signal, major, NULL, &direct) ||
-			    run_calls(stubs[s].core, stubs[s].signal, stubs[s].abi, env, &through))
+			if (npp_calls(core, signal, major, NULL, &ts_direct) ||
+			    npp_calls(stubs[s].core, stubs[s].signal, stubs[s].abi, env,
+				      &ts_through))
 				continue;
 			pairs++;
-			CU_ASSERT_EQUAL(ts_number(&through, "nppc_state"), CUDASTUB_STATE_LOADED);
-			CU_ASSERT_EQUAL(ts_number(&through, "nppc_major"), major);
+			CU_ASSERT_EQUAL(ts_number(&ts_through, "nppc_state"),
+					CUDASTUB_STATE_LOADED);
+			CU_ASSERT_EQUAL(ts_number(&ts_through, "nppc_major"), major);
 			if (stubs[s].abi == major) {
-				CU_ASSERT_EQUAL(ts_number(&through, "npps_state"),
+				CU_ASSERT_EQUAL(ts_number(&ts_through, "npps_state"),
 						CUDASTUB_STATE_LOADED);
-				CU_ASSERT_EQUAL(ts_number(&through, "npps_major"), major);
-				answers(&through, a, sizeof a);
-				answers(&direct, b, sizeof b);
+				CU_ASSERT_EQUAL(ts_number(&ts_through, "npps_major"), major);
+				ts_real_answers(&ts_through, "end=1", NULL, a, sizeof a);
+				ts_real_answers(&ts_direct, "end=1", NULL, b, sizeof b);
 				if (strcmp(a, b))
 					fprintf(stderr, "through the stubs:\n%s\ndirectly:\n%s\n",
 						a, b);
 				CU_ASSERT_STRING_EQUAL(a, b);
 			} else {
 				/* nppc: the same ABI in both, forwarded */
-				CU_ASSERT_STRING_EQUAL(ts_text(&through, "version"),
-						       ts_text(&direct, "version"));
-				CU_ASSERT_EQUAL(ts_number(&through, "context_rc"),
-						ts_number(&direct, "context_rc"));
+				CU_ASSERT_STRING_EQUAL(ts_text(&ts_through, "version"),
+						       ts_text(&ts_direct, "version"));
+				CU_ASSERT_EQUAL(ts_number(&ts_through, "context_rc"),
+						ts_number(&ts_direct, "context_rc"));
 				/* npps: every length changed type, refused */
-				CU_ASSERT_EQUAL(ts_number(&through, "set_host"),
+				CU_ASSERT_EQUAL(ts_number(&ts_through, "set_host"),
 						NPP_NOT_IMPLEMENTED_ERROR);
-				CU_ASSERT_EQUAL(ts_number(&through, "buffer_rc"),
+				CU_ASSERT_EQUAL(ts_number(&ts_through, "buffer_rc"),
 						NPP_NOT_IMPLEMENTED_ERROR);
-				CU_ASSERT_EQUAL(ts_number(&through, "buffer"), 7);
-				CU_ASSERT_EQUAL(ts_number(&through, "malloc_null"), 1);
+				CU_ASSERT_EQUAL(ts_number(&ts_through, "buffer"), 7);
+				CU_ASSERT_EQUAL(ts_number(&ts_through, "malloc_null"), 1);
 			}
 			printf("  abi %d stubs, NPP %s (%s): nppsSet_32f %ld directly, %ld "
 			       "through the stub\n",
-			       stubs[s].abi, ts_text(&direct, "version"), core,
-			       ts_number(&direct, "set_host"), ts_number(&through, "set_host"));
+			       stubs[s].abi, ts_text(&ts_direct, "version"), core,
+			       ts_number(&ts_direct, "set_host"),
+			       ts_number(&ts_through, "set_host"));
 		}
 	}
 	if (!pairs)
@@ -236,38 +221,43 @@ static void test_no_library(void)
 
 	for (size_t s = 0; s < 2; s++) {
 		if (!*stubs[s].core ||
-		    run_calls(stubs[s].core, stubs[s].signal, stubs[s].abi, env, &through))
+		    npp_calls(stubs[s].core, stubs[s].signal, stubs[s].abi, env, &ts_through))
 			continue; /* reported by test_real */
-		CU_ASSERT_EQUAL(ts_number(&through, "version_null"), 0);
-		CU_ASSERT_STRING_EQUAL(ts_text(&through, "version"), "0.0.0");
+		CU_ASSERT_EQUAL(ts_number(&ts_through, "version_null"), 0);
+		CU_ASSERT_STRING_EQUAL(ts_text(&ts_through, "version"), "0.0.0");
 		for (int k = 0; k < 3; k++) {
 			char key[16];
 
 			snprintf(key, sizeof key, "count%d", k);
-			CU_ASSERT_EQUAL(ts_number(&through, key), -1);
+			CU_ASSERT_EQUAL(ts_number(&ts_through, key), -1);
 		}
-		CU_ASSERT_STRING_EQUAL(ts_text(&through, "name"), "n/a");
-		CU_ASSERT_EQUAL(ts_number(&through, "context_rc"), NPP_CUDA_KERNEL_EXECUTION_ERROR);
-		CU_ASSERT_EQUAL(ts_number(&through, "set_null"), NPP_CUDA_KERNEL_EXECUTION_ERROR);
-		CU_ASSERT_EQUAL(ts_number(&through, "set_host"), NPP_CUDA_KERNEL_EXECUTION_ERROR);
-		CU_ASSERT_EQUAL(ts_number(&through, "malloc_null"), 1);
-		CU_ASSERT_EQUAL(ts_number(&through, "buffer"), 7);
-		CU_ASSERT_EQUAL(ts_number(&through, "nppc_state"), CUDASTUB_STATE_OVERRIDE_FAILED);
-		CU_ASSERT_EQUAL(ts_number(&through, "npps_state"), CUDASTUB_STATE_OVERRIDE_FAILED);
+		CU_ASSERT_STRING_EQUAL(ts_text(&ts_through, "name"), "n/a");
+		CU_ASSERT_EQUAL(ts_number(&ts_through, "context_rc"),
+				NPP_CUDA_KERNEL_EXECUTION_ERROR);
+		CU_ASSERT_EQUAL(ts_number(&ts_through, "set_null"),
+				NPP_CUDA_KERNEL_EXECUTION_ERROR);
+		CU_ASSERT_EQUAL(ts_number(&ts_through, "set_host"),
+				NPP_CUDA_KERNEL_EXECUTION_ERROR);
+		CU_ASSERT_EQUAL(ts_number(&ts_through, "malloc_null"), 1);
+		CU_ASSERT_EQUAL(ts_number(&ts_through, "buffer"), 7);
+		CU_ASSERT_EQUAL(ts_number(&ts_through, "nppc_state"),
+				CUDASTUB_STATE_OVERRIDE_FAILED);
+		CU_ASSERT_EQUAL(ts_number(&ts_through, "npps_state"),
+				CUDASTUB_STATE_OVERRIDE_FAILED);
 	}
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = CU_add_suite("NPP: real libraries through the stubs", NULL, NULL);
+static const struct ts_test tests[] = {
+	{"nppc and npps: what NPP answers, and 12 on 11.8 refused", test_real},
+	{"no library: NPP's own no-GPU answers, never NULL", test_no_library},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "nppc and npps: what NPP answers, and 12 on 11.8 refused", test_real);
-	CU_add_test(s, "no library: NPP's own no-GPU answers, never NULL", test_no_library);
-}
+static const struct ts_suite suite = {"NPP: real libraries through the stubs", NULL, NULL, tests};
 
 int main(int argc, char **argv)
 {
 	static const struct ts_scenario scenarios[] = {{"calls", calls_child}, {NULL, NULL}};
 
-	return ts_main(argc, argv, scenarios, register_suites);
+	return ts_main_suite(argc, argv, scenarios, &suite);
 }

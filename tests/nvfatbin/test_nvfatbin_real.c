@@ -24,6 +24,7 @@
 
 #include "cudastub/cudastub.h"
 #include "test_support.h"
+#include "ts_real.h"
 #include "ts_release.h"
 
 /* From CMake: FB_STUB_12, the stub built against the 12.4 headers. */
@@ -37,7 +38,7 @@
 
 static int calls_child(void)
 {
-	void *lib = dlopen(getenv("FB_OPEN"), RTLD_NOW | RTLD_LOCAL);
+	void *lib = ts_real_open("FB_OPEN");
 	int (*version)(unsigned int *, unsigned int *);
 	const char *(*error_string)(int);
 	int (*create)(void **, const char **, size_t);
@@ -48,10 +49,8 @@ static int calls_child(void)
 	void *handle = NULL;
 	size_t bytes = 7;
 
-	if (!lib) {
-		printf("open_error=%s\n", dlerror());
+	if (!lib)
 		return 3;
-	}
 	*(void **)&version = dlsym(lib, "nvFatbinVersion");
 	*(void **)&error_string = dlsym(lib, "nvFatbinGetErrorString");
 	*(void **)&create = dlsym(lib, "nvFatbinCreate");
@@ -91,36 +90,9 @@ static int calls_child(void)
 
 /* ---- parent ---- */
 
-static struct ts_child direct, through;
-
-static int run_calls(const char *path, const char *extra, struct ts_child *child)
-{
-	char open_var[PATH_MAX + 16];
-	const char *env[] = {open_var, extra, NULL};
-
-	snprintf(open_var, sizeof open_var, "FB_OPEN=%s", path);
-	if (ts_run_child("calls", env, child) != 0 || child->exit_code != 0) {
-		fprintf(stderr, "nvfatbin %s: exit %d\n%s%s\n", path, child->exit_code, child->out,
-			child->err);
-		CU_FAIL("the calls child failed");
-		return -1;
-	}
-	return 0;
-}
-
-/* What the library decides: the output before the stub's own lines. */
-static const char *answers(const struct ts_child *child, char *buf, size_t size)
-{
-	const char *end = strstr(child->out, "stub_state=");
-	size_t n = end ? (size_t)(end - child->out) : strlen(child->out);
-
-	snprintf(buf, size, "%.*s", (int)(n < size ? n : size - 1), child->out);
-	return buf;
-}
-
 static void test_real(void)
 {
-	char path[PATH_MAX], override[PATH_MAX + 32], a[16384], b[16384];
+	char path[PATH_MAX], a[16384], b[16384];
 	const char *real;
 
 	if (!*FB_STUB_12) {
@@ -131,56 +103,60 @@ static void test_real(void)
 	real = ts_release_file(12, "libnvfatbin.so.12", path, sizeof path);
 	if (!real)
 		return; /* reported */
-	snprintf(override, sizeof override, "CUDASTUB_NVFATBIN_PATH=%s", real);
-	if (run_calls(real, NULL, &direct) || run_calls(FB_STUB_12, override, &through))
+	if (ts_real_both("calls", "FB_OPEN", "CUDASTUB_NVFATBIN_PATH", FB_STUB_12, real, NULL))
 		return;
-	CU_ASSERT_EQUAL(ts_number(&direct, "version_rc"), 0);
-	CU_ASSERT_EQUAL(ts_number(&direct, "major"), 12);
+	CU_ASSERT_EQUAL(ts_number(&ts_direct, "version_rc"), 0);
+	CU_ASSERT_EQUAL(ts_number(&ts_direct, "major"), 12);
 	/* 0 is success, whose string is NULL; 1 is a real error's text */
-	CU_ASSERT_STRING_EQUAL(ts_text(&direct, "string0"), "(NULL)");
-	CU_ASSERT_STRING_NOT_EQUAL(ts_text(&direct, "string1"), "(NULL)");
-	CU_ASSERT_EQUAL(ts_number(&direct, "create_rc"), 0);
+	CU_ASSERT_STRING_EQUAL(ts_text(&ts_direct, "string0"), "(NULL)");
+	CU_ASSERT_STRING_NOT_EQUAL(ts_text(&ts_direct, "string1"), "(NULL)");
+	CU_ASSERT_EQUAL(ts_number(&ts_direct, "create_rc"), 0);
 	/* every line the library decides, the same through the stub */
-	CU_ASSERT_STRING_EQUAL(answers(&through, a, sizeof a), answers(&direct, b, sizeof b));
-	CU_ASSERT_EQUAL(ts_number(&through, "stub_state"), CUDASTUB_STATE_LOADED);
-	CU_ASSERT_EQUAL(ts_number(&through, "stub_major"), 12);
+	CU_ASSERT_STRING_EQUAL(ts_real_answers(&ts_through, "stub_state=", NULL, a, sizeof a),
+			       ts_real_answers(&ts_direct, "stub_state=", NULL, b, sizeof b));
+	CU_ASSERT_EQUAL(ts_number(&ts_through, "stub_state"), CUDASTUB_STATE_LOADED);
+	CU_ASSERT_EQUAL(ts_number(&ts_through, "stub_major"), 12);
 	printf("  %s: nvFatbin %ld.%ld; %d error strings, create, size %ld, destroy: the same "
 	       "through the stub\n",
-	       real, ts_number(&through, "major"), ts_number(&through, "minor"),
-	       LAST_CODE - FIRST_CODE + 1, ts_number(&through, "size"));
+	       real, ts_number(&ts_through, "major"), ts_number(&ts_through, "minor"),
+	       LAST_CODE - FIRST_CODE + 1, ts_number(&ts_through, "size"));
 }
 
 static void test_no_library(void)
 {
 	if (!*FB_STUB_12 ||
-	    run_calls(FB_STUB_12, "CUDASTUB_NVFATBIN_PATH=/nonexistent/cudastub-no-library",
-		      &through))
+	    ts_real_run("calls", "FB_OPEN", FB_STUB_12,
+			(const char *[]){"CUDASTUB_NVFATBIN_PATH=/nonexistent/cudastub-no-library",
+					 NULL},
+			&ts_through))
 		return; /* reported by test_real */
-	CU_ASSERT_EQUAL(ts_number(&through, "version_rc"), CUDASTUB_NVFATBIN_ERROR_STUB_LIBRARY);
-	CU_ASSERT_EQUAL(ts_number(&through, "major"), 0);
-	CU_ASSERT_EQUAL(ts_number(&through, "minor"), 0);
-	CU_ASSERT_EQUAL(ts_number(&through, "create_rc"), CUDASTUB_NVFATBIN_ERROR_STUB_LIBRARY);
-	CU_ASSERT_PTR_NULL(ts_value(&through, "destroy_rc"));
+	CU_ASSERT_EQUAL(ts_number(&ts_through, "version_rc"), CUDASTUB_NVFATBIN_ERROR_STUB_LIBRARY);
+	CU_ASSERT_EQUAL(ts_number(&ts_through, "major"), 0);
+	CU_ASSERT_EQUAL(ts_number(&ts_through, "minor"), 0);
+	CU_ASSERT_EQUAL(ts_number(&ts_through, "create_rc"), CUDASTUB_NVFATBIN_ERROR_STUB_LIBRARY);
+	CU_ASSERT_PTR_NULL(ts_value(&ts_through, "destroy_rc"));
 	/* without a library: each code's name from the enum */
-	CU_ASSERT_STRING_EQUAL(ts_text(&through, "string1"), "NVFATBIN_ERROR_INTERNAL");
-	CU_ASSERT_STRING_EQUAL(ts_text(&through, "string11"), "NVFATBIN_ERROR_EMPTY_INPUT");
-	CU_ASSERT_STRING_EQUAL(ts_text(&through, "string20"), "unrecognized status code");
+	CU_ASSERT_STRING_EQUAL(ts_text(&ts_through, "string1"), "NVFATBIN_ERROR_INTERNAL");
+	CU_ASSERT_STRING_EQUAL(ts_text(&ts_through, "string11"), "NVFATBIN_ERROR_EMPTY_INPUT");
+	CU_ASSERT_STRING_EQUAL(ts_text(&ts_through, "string20"), "unrecognized status code");
 	/* and the stub's own code: none found, which variable to set */
-	CU_ASSERT_PTR_NOT_NULL(strstr(ts_text(&through, "stub_string"), "CUDASTUB_NVFATBIN_PATH"));
-	CU_ASSERT_EQUAL(ts_number(&through, "stub_state"), CUDASTUB_STATE_OVERRIDE_FAILED);
+	CU_ASSERT_PTR_NOT_NULL(
+		strstr(ts_text(&ts_through, "stub_string"), "CUDASTUB_NVFATBIN_PATH"));
+	CU_ASSERT_EQUAL(ts_number(&ts_through, "stub_state"), CUDASTUB_STATE_OVERRIDE_FAILED);
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = CU_add_suite("nvFatbin: the real library through the stub", NULL, NULL);
+static const struct ts_test tests[] = {
+	{"version, error strings, an empty fatbin: the library's answers", test_real},
+	{"no library: the stub's code, outputs 0, names", test_no_library},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "version, error strings, an empty fatbin: the library's answers", test_real);
-	CU_add_test(s, "no library: the stub's code, outputs 0, names", test_no_library);
-}
+static const struct ts_suite suite = {"nvFatbin: the real library through the stub", NULL, NULL,
+				      tests};
 
 int main(int argc, char **argv)
 {
 	static const struct ts_scenario scenarios[] = {{"calls", calls_child}, {NULL, NULL}};
 
-	return ts_main(argc, argv, scenarios, register_suites);
+	return ts_main_suite(argc, argv, scenarios, &suite);
 }

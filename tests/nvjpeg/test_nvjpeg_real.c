@@ -28,6 +28,7 @@
 
 #include "cudastub/cudastub.h"
 #include "test_support.h"
+#include "ts_real.h"
 #include "ts_release.h"
 
 /* From CMake: NJ_STUB_12 and NJ_STUB_11, the stubs built against the 12.4
@@ -37,7 +38,7 @@
 
 static int calls_child(void)
 {
-	void *lib = dlopen(getenv("NJ_OPEN"), RTLD_NOW | RTLD_LOCAL);
+	void *lib = ts_real_open("NJ_OPEN");
 	nvjpegStatus_t (*property)(libraryPropertyType, int *);
 	nvjpegStatus_t (*cudart_property)(libraryPropertyType, int *);
 	nvjpegStatus_t (*create_simple)(nvjpegHandle_t *);
@@ -46,10 +47,8 @@ static int calls_child(void)
 	const cudastub_library_info *(*info)(void);
 	nvjpegHandle_t handle = NULL;
 
-	if (!lib) {
-		printf("open_error=%s\n", dlerror());
+	if (!lib)
 		return 3;
-	}
 	*(void **)&property = dlsym(lib, "nvjpegGetProperty");
 	*(void **)&cudart_property = dlsym(lib, "nvjpegGetCudartProperty");
 	*(void **)&create_simple = dlsym(lib, "nvjpegCreateSimple");
@@ -84,39 +83,6 @@ static int calls_child(void)
 
 /* ---- parent ---- */
 
-static struct ts_child direct, through;
-
-/* Runs the calls child on path (env: more NULL-ended entries); 0 if it ran. */
-static int run_calls(const char *path, const char *const *extra, struct ts_child *child)
-{
-	char open_var[PATH_MAX + 16];
-	const char *env[4] = {open_var, extra ? extra[0] : NULL, NULL, NULL};
-
-	snprintf(open_var, sizeof open_var, "NJ_OPEN=%s", path);
-	if (ts_run_child("calls", env, child) != 0 || child->exit_code != 0) {
-		fprintf(stderr, "nvjpeg %s: exit %d\n%s%s\n", path, child->exit_code, child->out,
-			child->err);
-		CU_FAIL("the calls child failed");
-		return -1;
-	}
-	return 0;
-}
-
-/* The part of a child's output that every nvJPEG has (before resize_rc=,
- * which only 12.x declares, and the stub's own stub_ lines). */
-static const char *answers(const struct ts_child *child, char *buf, size_t size)
-{
-	const char *end = strstr(child->out, "resize_rc=");
-	size_t n;
-
-	if (!end)
-		end = strstr(child->out, "stub_state=");
-	n = end ? (size_t)(end - child->out) : strlen(child->out);
-
-	snprintf(buf, size, "%.*s", (int)(n < size ? n : size - 1), child->out);
-	return buf;
-}
-
 static void test_real(void)
 {
 	static const struct {
@@ -144,35 +110,40 @@ static void test_real(void)
 			if (!real)
 				continue; /* reported */
 			snprintf(override, sizeof override, "CUDASTUB_NVJPEG_PATH=%s", real);
-			if (run_calls(real, NULL, &direct) ||
-			    run_calls(stubs[s].stub, env, &through))
+			if (ts_real_run("calls", "NJ_OPEN", real, NULL, &ts_direct) ||
+			    ts_real_run("calls", "NJ_OPEN", stubs[s].stub, env, &ts_through))
 				continue;
 			pairs++;
-			CU_ASSERT_EQUAL(ts_number(&direct, "property0_rc"), 0);
-			CU_ASSERT_EQUAL(ts_number(&direct, "property0"), reals[r].major);
-			CU_ASSERT_EQUAL(ts_number(&through, "stub_state"), CUDASTUB_STATE_LOADED);
-			CU_ASSERT_EQUAL(ts_number(&through, "stub_major"), reals[r].major);
+			CU_ASSERT_EQUAL(ts_number(&ts_direct, "property0_rc"), 0);
+			CU_ASSERT_EQUAL(ts_number(&ts_direct, "property0"), reals[r].major);
+			CU_ASSERT_EQUAL(ts_number(&ts_through, "stub_state"),
+					CUDASTUB_STATE_LOADED);
+			CU_ASSERT_EQUAL(ts_number(&ts_through, "stub_major"), reals[r].major);
 			/* versions, the handle: everything the library answers */
-			CU_ASSERT_STRING_EQUAL(answers(&through, a, sizeof a),
-					       answers(&direct, b, sizeof b));
+			CU_ASSERT_STRING_EQUAL(
+				ts_real_answers(&ts_through, "resize_rc=", "stub_state=", a,
+						sizeof a),
+				ts_real_answers(&ts_direct, "resize_rc=", "stub_state=", b,
+						sizeof b));
 			if (reals[r].major == 12 && stubs[s].abi == 12) {
-				CU_ASSERT_PTR_NOT_NULL(ts_value(&direct, "resize_rc"));
-				CU_ASSERT_EQUAL(ts_number(&through, "resize_rc"),
-						ts_number(&direct, "resize_rc"));
+				CU_ASSERT_PTR_NOT_NULL(ts_value(&ts_direct, "resize_rc"));
+				CU_ASSERT_EQUAL(ts_number(&ts_through, "resize_rc"),
+						ts_number(&ts_direct, "resize_rc"));
 			} else if (reals[r].major == 11) {
 				/* 11.8 has no nvjpegBufferDeviceResize: the 11.x
 				 * stub has none either, the 12.x stub refuses it */
-				CU_ASSERT_PTR_NULL(ts_value(&direct, "resize_rc"));
+				CU_ASSERT_PTR_NULL(ts_value(&ts_direct, "resize_rc"));
 				if (stubs[s].abi == 12)
-					CU_ASSERT_EQUAL(ts_number(&through, "resize_rc"),
+					CU_ASSERT_EQUAL(ts_number(&ts_through, "resize_rc"),
 							NVJPEG_STATUS_IMPLEMENTATION_NOT_SUPPORTED);
 			}
 			printf("  abi %d stub, %s: nvJPEG %ld.%ld.%ld (CUDA %ld.%ld), "
 			       "nvjpegCreateSimple %ld, the same directly\n",
-			       stubs[s].abi, real, ts_number(&through, "property0"),
-			       ts_number(&through, "property1"), ts_number(&through, "property2"),
-			       ts_number(&through, "cudart0"), ts_number(&through, "cudart1"),
-			       ts_number(&through, "create_rc"));
+			       stubs[s].abi, real, ts_number(&ts_through, "property0"),
+			       ts_number(&ts_through, "property1"),
+			       ts_number(&ts_through, "property2"),
+			       ts_number(&ts_through, "cudart0"), ts_number(&ts_through, "cudart1"),
+			       ts_number(&ts_through, "create_rc"));
 		}
 	}
 	if (!pairs)
@@ -186,35 +157,37 @@ static void test_no_library(void)
 	const char *env[] = {"CUDASTUB_NVJPEG_PATH=/nonexistent/cudastub-no-library", NULL};
 
 	for (size_t s = 0; s < 2; s++) {
-		if (!*stubs[s] || run_calls(stubs[s], env, &through))
+		if (!*stubs[s] || ts_real_run("calls", "NJ_OPEN", stubs[s], env, &ts_through))
 			continue; /* reported by test_real */
 		for (int k = 0; k < 3; k++) {
 			char key[32];
 
 			snprintf(key, sizeof key, "property%d_rc", k);
-			CU_ASSERT_EQUAL(ts_number(&through, key), NVJPEG_STATUS_NOT_INITIALIZED);
+			CU_ASSERT_EQUAL(ts_number(&ts_through, key), NVJPEG_STATUS_NOT_INITIALIZED);
 			snprintf(key, sizeof key, "property%d", k);
-			CU_ASSERT_EQUAL(ts_number(&through, key), 0);
+			CU_ASSERT_EQUAL(ts_number(&ts_through, key), 0);
 		}
-		CU_ASSERT_EQUAL(ts_number(&through, "cudart0_rc"), NVJPEG_STATUS_NOT_INITIALIZED);
-		CU_ASSERT_EQUAL(ts_number(&through, "cudart0"), 0);
-		CU_ASSERT_EQUAL(ts_number(&through, "create_rc"), NVJPEG_STATUS_NOT_INITIALIZED);
-		CU_ASSERT_PTR_NULL(ts_value(&through, "destroy_rc"));
-		CU_ASSERT_EQUAL(ts_number(&through, "stub_state"), CUDASTUB_STATE_OVERRIDE_FAILED);
+		CU_ASSERT_EQUAL(ts_number(&ts_through, "cudart0_rc"),
+				NVJPEG_STATUS_NOT_INITIALIZED);
+		CU_ASSERT_EQUAL(ts_number(&ts_through, "cudart0"), 0);
+		CU_ASSERT_EQUAL(ts_number(&ts_through, "create_rc"), NVJPEG_STATUS_NOT_INITIALIZED);
+		CU_ASSERT_PTR_NULL(ts_value(&ts_through, "destroy_rc"));
+		CU_ASSERT_EQUAL(ts_number(&ts_through, "stub_state"),
+				CUDASTUB_STATE_OVERRIDE_FAILED);
 	}
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = CU_add_suite("nvJPEG: real libraries through the stub", NULL, NULL);
+static const struct ts_test tests[] = {
+	{"versions, handle and gating: what the library answers", test_real},
+	{"no library: NVJPEG_STATUS_NOT_INITIALIZED, outputs 0", test_no_library},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "versions, handle and gating: what the library answers", test_real);
-	CU_add_test(s, "no library: NVJPEG_STATUS_NOT_INITIALIZED, outputs 0", test_no_library);
-}
+static const struct ts_suite suite = {"nvJPEG: real libraries through the stub", NULL, NULL, tests};
 
 int main(int argc, char **argv)
 {
 	static const struct ts_scenario scenarios[] = {{"calls", calls_child}, {NULL, NULL}};
 
-	return ts_main(argc, argv, scenarios, register_suites);
+	return ts_main_suite(argc, argv, scenarios, &suite);
 }

@@ -37,6 +37,7 @@
 
 #include "cudastub/cudastub.h"
 #include "test_support.h"
+#include "ts_real.h"
 #include "ts_elf.h"
 
 /* From CMake: NV_STUB (the build's, "" when NVML is not built) and
@@ -62,28 +63,9 @@ static const int error_codes[] = {-2, -1, 999, 1000, 12345};
 
 /* ---- child: the calls, through NV_OPEN (a stub or a real library) ---- */
 
-static void *symbol(void *lib, const char *name)
-{
-	void *s = dlsym(lib, name);
-
-	if (!s) {
-		printf("missing=%s\n", name);
-		fflush(stdout);
-		exit(5);
-	}
-	return s;
-}
-
-static void print_string(const char *(*error_string)(int), int code)
-{
-	const char *s = error_string(code);
-
-	printf("es_%d=%s\n", code, s ? s : "(null)");
-}
-
 static int calls_child(void)
 {
-	void *lib = dlopen(getenv("NV_OPEN"), RTLD_NOW | RTLD_LOCAL);
+	void *lib = ts_real_open("NV_OPEN");
 	int (*nvml_version)(char *, unsigned), (*driver_version)(char *, unsigned);
 	int (*cuda_version)(int *), (*cuda_version2)(int *), (*count)(unsigned *);
 	int (*init_v2)(void), (*init)(void), (*init_flags)(unsigned), (*shutdown)(void);
@@ -94,20 +76,18 @@ static int calls_child(void)
 	int v, rc;
 	unsigned n;
 
-	if (!lib) {
-		printf("open_error=%s\n", dlerror());
+	if (!lib)
 		return 3;
-	}
-	*(void **)&nvml_version = symbol(lib, "nvmlSystemGetNVMLVersion");
-	*(void **)&driver_version = symbol(lib, "nvmlSystemGetDriverVersion");
-	*(void **)&cuda_version = symbol(lib, "nvmlSystemGetCudaDriverVersion");
-	*(void **)&cuda_version2 = symbol(lib, "nvmlSystemGetCudaDriverVersion_v2");
-	*(void **)&count = symbol(lib, "nvmlDeviceGetCount_v2");
-	*(void **)&init_v2 = symbol(lib, "nvmlInit_v2");
-	*(void **)&init = symbol(lib, "nvmlInit");
-	*(void **)&init_flags = symbol(lib, "nvmlInitWithFlags");
-	*(void **)&shutdown = symbol(lib, "nvmlShutdown");
-	*(void **)&error_string = symbol(lib, "nvmlErrorString");
+	*(void **)&nvml_version = ts_real_symbol(lib, "nvmlSystemGetNVMLVersion");
+	*(void **)&driver_version = ts_real_symbol(lib, "nvmlSystemGetDriverVersion");
+	*(void **)&cuda_version = ts_real_symbol(lib, "nvmlSystemGetCudaDriverVersion");
+	*(void **)&cuda_version2 = ts_real_symbol(lib, "nvmlSystemGetCudaDriverVersion_v2");
+	*(void **)&count = ts_real_symbol(lib, "nvmlDeviceGetCount_v2");
+	*(void **)&init_v2 = ts_real_symbol(lib, "nvmlInit_v2");
+	*(void **)&init = ts_real_symbol(lib, "nvmlInit");
+	*(void **)&init_flags = ts_real_symbol(lib, "nvmlInitWithFlags");
+	*(void **)&shutdown = ts_real_symbol(lib, "nvmlShutdown");
+	*(void **)&error_string = ts_real_symbol(lib, "nvmlErrorString");
 
 	/* before nvmlInit: what a program asks first */
 	strcpy(text, "untouched");
@@ -142,12 +122,12 @@ static int calls_child(void)
 		printf("numa_rc=%d\n", numa(NULL, &n));
 	else
 		printf("numa_rc=absent\n");
-	*(void **)&field_values = symbol(lib, "nvmlDeviceGetFieldValues");
+	*(void **)&field_values = ts_real_symbol(lib, "nvmlDeviceGetFieldValues");
 	printf("field_values_rc=%d\n", field_values(NULL, 0, NULL));
 	for (int code = FIRST_CODE; code <= LAST_CODE; code++)
-		print_string(error_string, code);
+		ts_real_print_string("es", code, error_string(code));
 	for (size_t i = 0; i < sizeof error_codes / sizeof *error_codes; i++)
-		print_string(error_string, error_codes[i]);
+		ts_real_print_string("es", error_codes[i], error_string(error_codes[i]));
 
 	*(void **)&info = dlsym(lib, "cudastub_nvml_info");
 	if (info) {
@@ -217,54 +197,17 @@ static int stub_missing(const struct stub *s)
 	return 1;
 }
 
-static struct ts_child direct, through;
-
-static int run_calls(const char *path, const char *const *extra, struct ts_child *out)
-{
-	char open_var[PATH_MAX + 16];
-	const char *env[8] = {open_var, NULL};
-	int n = 1;
-
-	snprintf(open_var, sizeof open_var, "NV_OPEN=%s", path);
-	for (; extra && *extra && n < 7; extra++)
-		env[n++] = *extra;
-	env[n] = NULL;
-	if (ts_run_child("calls", env, out) != 0 || out->exit_code != 0) {
-		CU_FAIL("the calls child failed");
-		fprintf(stderr, "%s: exit %d\n%s%s\n", path, out->exit_code, out->out, out->err);
-		return -1;
-	}
-	return 0;
-}
-
-/* key's value through the stub is the direct one */
-static void expect_same(const char *key)
-{
-	const char *want = ts_value(&direct, key), *got;
-	char msg[400];
-
-	if (!want) {
-		snprintf(msg, sizeof msg, "the direct call printed no %s", key);
-		CU_FAIL(msg);
-		return;
-	}
-	got = ts_value(&through, key);
-	snprintf(msg, sizeof msg, "%s: %s directly, %s through the stub", key, want,
-		 got ? got : "(nothing)");
-	CU_assertImplementation(got && !strcmp(got, want), __LINE__, msg, __FILE__, "", CU_FALSE);
-}
-
 static void expect_every_string_same(void)
 {
 	char key[32];
 
 	for (int code = FIRST_CODE; code <= LAST_CODE; code++) {
 		snprintf(key, sizeof key, "es_%d", code);
-		expect_same(key);
+		TS_REAL_SAME(key);
 	}
 	for (size_t i = 0; i < sizeof error_codes / sizeof *error_codes; i++) {
 		snprintf(key, sizeof key, "es_%d", error_codes[i]);
-		expect_same(key);
+		TS_REAL_SAME(key);
 	}
 }
 
@@ -273,21 +216,21 @@ static void expect_gated(const struct stub *s, size_t driver)
 {
 	if (driver == 0) {
 		/* 535: no nvmlDeviceGetNumaNodeId; the stubs of 12 have it */
-		CU_ASSERT_STRING_EQUAL(ts_text(&direct, "numa_rc"), "absent");
+		CU_ASSERT_STRING_EQUAL(ts_text(&ts_direct, "numa_rc"), "absent");
 		if (s->abi != 11)
-			CU_ASSERT_EQUAL(ts_number(&through, "numa_rc"), NV_FUNCTION_NOT_FOUND);
+			CU_ASSERT_EQUAL(ts_number(&ts_through, "numa_rc"), NV_FUNCTION_NOT_FOUND);
 	} else if (s->abi != 11) {
-		CU_ASSERT_STRING_NOT_EQUAL(ts_text(&direct, "numa_rc"), "absent");
-		expect_same("numa_rc");
+		CU_ASSERT_STRING_NOT_EQUAL(ts_text(&ts_direct, "numa_rc"), "absent");
+		TS_REAL_SAME("numa_rc");
 	}
 	/* 11.8's headers have no nvmlDeviceGetNumaNodeId */
 	if (s->abi == 11)
-		CU_ASSERT_STRING_EQUAL(ts_text(&through, "numa_rc"), "absent");
+		CU_ASSERT_STRING_EQUAL(ts_text(&ts_through, "numa_rc"), "absent");
 	/* the 11 record's nvmlFieldValue_t is not 12's (nvml.notes) */
 	if (s->abi == 11) {
-		CU_ASSERT_EQUAL(ts_number(&through, "field_values_rc"), NV_NOT_SUPPORTED);
+		CU_ASSERT_EQUAL(ts_number(&ts_through, "field_values_rc"), NV_NOT_SUPPORTED);
 	} else {
-		expect_same("field_values_rc");
+		TS_REAL_SAME("field_values_rc");
 	}
 }
 
@@ -354,31 +297,34 @@ static void test_real(void)
 		if (!driver_dir(&drivers[d], dir, sizeof dir))
 			continue;
 		snprintf(real, sizeof real, "%s/libnvidia-ml.so.1", dir);
-		if (run_calls(real, NULL, &direct))
+		if (ts_real_run("calls", "NV_OPEN", real, NULL, &ts_direct))
 			continue;
 		/* what NVML answers on a machine without a GPU or kernel module */
-		CU_ASSERT_EQUAL(ts_number(&direct, "nvml_version_rc"), NV_SUCCESS);
-		CU_ASSERT_STRING_EQUAL(ts_text(&direct, "nvml_version"), drivers[d].version);
-		CU_ASSERT_EQUAL(ts_number(&direct, "count_rc"), NV_UNINITIALIZED);
-		CU_ASSERT_EQUAL(ts_number(&direct, "init_v2_rc"), NV_DRIVER_NOT_LOADED);
-		CU_ASSERT_STRING_EQUAL(ts_text(&direct, "es_12"), "NVML Shared Library Not Found");
+		CU_ASSERT_EQUAL(ts_number(&ts_direct, "nvml_version_rc"), NV_SUCCESS);
+		CU_ASSERT_STRING_EQUAL(ts_text(&ts_direct, "nvml_version"), drivers[d].version);
+		CU_ASSERT_EQUAL(ts_number(&ts_direct, "count_rc"), NV_UNINITIALIZED);
+		CU_ASSERT_EQUAL(ts_number(&ts_direct, "init_v2_rc"), NV_DRIVER_NOT_LOADED);
+		CU_ASSERT_STRING_EQUAL(ts_text(&ts_direct, "es_12"),
+				       "NVML Shared Library Not Found");
 		for (size_t s = 0; s < STUBS; s++) {
 			if (stub_missing(&stubs[s]))
 				continue;
 			snprintf(override, sizeof override, "CUDASTUB_NVML_PATH=%s", real);
-			if (run_calls(stubs[s].path, env, &through))
+			if (ts_real_run("calls", "NV_OPEN", stubs[s].path, env, &ts_through))
 				continue;
 			for (size_t k = 0; k < sizeof same / sizeof *same; k++)
-				expect_same(same[k]);
+				TS_REAL_SAME(same[k]);
 			expect_every_string_same();
 			expect_gated(&stubs[s], d);
-			CU_ASSERT_EQUAL(ts_number(&through, "state"), CUDASTUB_STATE_LOADED);
-			CU_ASSERT_EQUAL(ts_number(&through, "major"), 12);
-			CU_ASSERT_STRING_EQUAL(ts_text(&through, "own"), drivers[d].own);
+			CU_ASSERT_EQUAL(ts_number(&ts_through, "state"), CUDASTUB_STATE_LOADED);
+			CU_ASSERT_EQUAL(ts_number(&ts_through, "major"), 12);
+			CU_ASSERT_STRING_EQUAL(ts_text(&ts_through, "own"), drivers[d].own);
 			printf("  %s, %s: NVML %s, nvmlInit_v2 %ld, nvmlDeviceGetCount_v2 %ld, "
 			       "%d error strings, the same both ways\n",
-			       stubs[s].what, drivers[d].fixture, ts_text(&direct, "nvml_version"),
-			       ts_number(&direct, "init_v2_rc"), ts_number(&direct, "count_rc"),
+			       stubs[s].what, drivers[d].fixture,
+			       ts_text(&ts_direct, "nvml_version"),
+			       ts_number(&ts_direct, "init_v2_rc"),
+			       ts_number(&ts_direct, "count_rc"),
 			       LAST_CODE - FIRST_CODE + 1 +
 				       (int)(sizeof error_codes / sizeof *error_codes));
 		}
@@ -396,20 +342,20 @@ static void test_search(void)
 	if (stub_missing(s) || !driver_dir(&drivers[1], dir, sizeof dir))
 		return;
 	snprintf(path, sizeof path, "LD_LIBRARY_PATH=%s", dir);
-	if (run_calls(s->path, plain, &through) == 0) {
-		CU_ASSERT_EQUAL(ts_number(&through, "state"), CUDASTUB_STATE_LOADED);
-		CU_ASSERT_EQUAL(ts_number(&through, "source"), CUDASTUB_SOURCE_LOADER_SEARCH);
-		CU_ASSERT_PTR_NOT_NULL(strstr(ts_text(&through, "path"), "nvml-550"));
-		CU_ASSERT_EQUAL(ts_number(&through, "init_v2_rc"), NV_DRIVER_NOT_LOADED);
+	if (ts_real_run("calls", "NV_OPEN", s->path, plain, &ts_through) == 0) {
+		CU_ASSERT_EQUAL(ts_number(&ts_through, "state"), CUDASTUB_STATE_LOADED);
+		CU_ASSERT_EQUAL(ts_number(&ts_through, "source"), CUDASTUB_SOURCE_LOADER_SEARCH);
+		CU_ASSERT_PTR_NOT_NULL(strstr(ts_text(&ts_through, "path"), "nvml-550"));
+		CU_ASSERT_EQUAL(ts_number(&ts_through, "init_v2_rc"), NV_DRIVER_NOT_LOADED);
 	}
-	if (run_calls(s->path, pin12, &through) == 0) {
-		CU_ASSERT_EQUAL(ts_number(&through, "state"), CUDASTUB_STATE_LOADED);
-		CU_ASSERT_EQUAL(ts_number(&through, "major"), 12);
+	if (ts_real_run("calls", "NV_OPEN", s->path, pin12, &ts_through) == 0) {
+		CU_ASSERT_EQUAL(ts_number(&ts_through, "state"), CUDASTUB_STATE_LOADED);
+		CU_ASSERT_EQUAL(ts_number(&ts_through, "major"), 12);
 	}
 	/* NVML 12 is no NVML 11: turned down, and said so */
-	if (run_calls(s->path, pin11, &through) == 0) {
-		CU_ASSERT_EQUAL(ts_number(&through, "state"), CUDASTUB_STATE_NOT_FOUND);
-		CU_ASSERT_EQUAL(ts_number(&through, "init_v2_rc"), NV_LIBRARY_NOT_FOUND);
+	if (ts_real_run("calls", "NV_OPEN", s->path, pin11, &ts_through) == 0) {
+		CU_ASSERT_EQUAL(ts_number(&ts_through, "state"), CUDASTUB_STATE_NOT_FOUND);
+		CU_ASSERT_EQUAL(ts_number(&ts_through, "init_v2_rc"), NV_LIBRARY_NOT_FOUND);
 	}
 }
 
@@ -423,44 +369,48 @@ static void test_no_library(void)
 	const char *env[] = {"CUDASTUB_NVML_PATH=/nonexistent/cudastub-no-nvml", NULL};
 
 	for (size_t s = 0; s < STUBS; s++) {
-		if (stub_missing(&stubs[s]) || run_calls(stubs[s].path, env, &through))
+		if (stub_missing(&stubs[s]) ||
+		    ts_real_run("calls", "NV_OPEN", stubs[s].path, env, &ts_through))
 			continue;
 		for (size_t k = 0; k < sizeof refused / sizeof *refused; k++)
-			CU_ASSERT_EQUAL(ts_number(&through, refused[k]), NV_LIBRARY_NOT_FOUND);
+			CU_ASSERT_EQUAL(ts_number(&ts_through, refused[k]), NV_LIBRARY_NOT_FOUND);
 		/* the probes' outputs 0; a text output untouched */
-		CU_ASSERT_EQUAL(ts_number(&through, "cuda_version"), 0);
-		CU_ASSERT_EQUAL(ts_number(&through, "cuda_version2"), 0);
-		CU_ASSERT_EQUAL(ts_number(&through, "count"), 0);
-		CU_ASSERT_EQUAL(ts_number(&through, "count_after"), 0);
-		CU_ASSERT_STRING_EQUAL(ts_text(&through, "nvml_version"), "untouched");
+		CU_ASSERT_EQUAL(ts_number(&ts_through, "cuda_version"), 0);
+		CU_ASSERT_EQUAL(ts_number(&ts_through, "cuda_version2"), 0);
+		CU_ASSERT_EQUAL(ts_number(&ts_through, "count"), 0);
+		CU_ASSERT_EQUAL(ts_number(&ts_through, "count_after"), 0);
+		CU_ASSERT_STRING_EQUAL(ts_text(&ts_through, "nvml_version"), "untouched");
 		/* names from nvmlReturn_t; the stub's own code explained */
-		CU_ASSERT_STRING_EQUAL(ts_text(&through, "es_0"), "NVML_SUCCESS");
-		CU_ASSERT_STRING_EQUAL(ts_text(&through, "es_9"), "NVML_ERROR_DRIVER_NOT_LOADED");
-		CU_ASSERT_STRING_EQUAL(ts_text(&through, "es_13"), "NVML_ERROR_FUNCTION_NOT_FOUND");
-		CU_ASSERT_STRING_EQUAL(ts_text(&through, "es_999"), "NVML_ERROR_UNKNOWN");
-		CU_ASSERT_PTR_NOT_NULL(strstr(ts_text(&through, "es_12"), "CUDASTUB_NVML_PATH"));
+		CU_ASSERT_STRING_EQUAL(ts_text(&ts_through, "es_0"), "NVML_SUCCESS");
+		CU_ASSERT_STRING_EQUAL(ts_text(&ts_through, "es_9"),
+				       "NVML_ERROR_DRIVER_NOT_LOADED");
+		CU_ASSERT_STRING_EQUAL(ts_text(&ts_through, "es_13"),
+				       "NVML_ERROR_FUNCTION_NOT_FOUND");
+		CU_ASSERT_STRING_EQUAL(ts_text(&ts_through, "es_999"), "NVML_ERROR_UNKNOWN");
+		CU_ASSERT_PTR_NOT_NULL(strstr(ts_text(&ts_through, "es_12"), "CUDASTUB_NVML_PATH"));
 		CU_ASSERT_PTR_NOT_NULL(
-			strstr(ts_text(&through, "es_12"), "/nonexistent/cudastub-no-nvml"));
+			strstr(ts_text(&ts_through, "es_12"), "/nonexistent/cudastub-no-nvml"));
 		/* a code that is none still gets a string, never NULL */
-		CU_ASSERT_STRING_NOT_EQUAL(ts_text(&through, "es_12345"), "(null)");
-		CU_ASSERT_EQUAL(ts_number(&through, "state"), CUDASTUB_STATE_OVERRIDE_FAILED);
-		CU_ASSERT_PTR_NOT_NULL(strstr(ts_text(&through, "error"), "CUDASTUB_NVML_PATH="));
+		CU_ASSERT_STRING_NOT_EQUAL(ts_text(&ts_through, "es_12345"), "(null)");
+		CU_ASSERT_EQUAL(ts_number(&ts_through, "state"), CUDASTUB_STATE_OVERRIDE_FAILED);
+		CU_ASSERT_PTR_NOT_NULL(
+			strstr(ts_text(&ts_through, "error"), "CUDASTUB_NVML_PATH="));
 	}
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = CU_add_suite("nvml: real libraries", NULL, NULL);
+static const struct ts_test tests[] = {
+	{"exports: the list, every real export", test_exports},
+	{"535 and 550: every answer the same through the stub", test_real},
+	{"found on the loader's path, pinned by major", test_search},
+	{"no library: the codes, outputs 0, why", test_no_library},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "exports: the list, every real export", test_exports);
-	CU_add_test(s, "535 and 550: every answer the same through the stub", test_real);
-	CU_add_test(s, "found on the loader's path, pinned by major", test_search);
-	CU_add_test(s, "no library: the codes, outputs 0, why", test_no_library);
-}
+static const struct ts_suite suite = {"nvml: real libraries", NULL, NULL, tests};
 
 int main(int argc, char **argv)
 {
 	static const struct ts_scenario scenarios[] = {{"calls", calls_child}, {NULL, NULL}};
 
-	return ts_main(argc, argv, scenarios, register_suites);
+	return ts_main_suite(argc, argv, scenarios, &suite);
 }

@@ -140,46 +140,29 @@ static void test_gated(void)
 	RN_EXPECT_INT(sel, &child, "errstr_not_found_is_stub", 1);
 }
 
-#define SELECT(i)                                                                                  \
-	static int select_##i(void)                                                                \
-	{                                                                                          \
-		sel = &rn_selections[i];                                                           \
-		return 0;                                                                          \
-	}
-SELECT(0)
-SELECT(1)
-SELECT(2)
-SELECT(3)
-SELECT(4)
-SELECT(5)
-static int (*const selectors[])(void) = {select_0, select_1, select_2,
-					 select_3, select_4, select_5};
+static void select_suite(int i)
+{
+	sel = &rn_selections[i];
+}
 
-static const struct {
-	const char *name;
-	void (*fn)(void);
-} tests[] = {
+static const struct ts_test tests[] = {
 	{"nvrtcVersion and cudastub_nvrtc_info", test_version},
 	{"PTX for compute_75 matches the library's", test_ptx},
 	{"a syntax error: same code and log", test_compile_error},
 	{"nvrtcGetErrorString 0..20 matches", test_error_strings},
 	{"CUBIN for sm_75 matches the library's", test_cubin},
 	{"LTO-IR and PCH heap gated by major", test_gated},
+	{NULL, NULL},
 };
+
+static void suite_name(int i, char *buf, size_t size)
+{
+	snprintf(buf, size, "real nvrtc %s", rn_selections[i].name);
+}
 
 static void register_suites(void)
 {
-	unsigned i, t;
-
-	for (i = 0; i < RN_SELECTION_COUNT; i++) {
-		char name[64];
-		CU_pSuite suite;
-
-		snprintf(name, sizeof name, "real nvrtc %s", rn_selections[i].name);
-		suite = CU_add_suite(name, selectors[i], NULL);
-		for (t = 0; suite && t < sizeof tests / sizeof *tests; t++)
-			CU_add_test(suite, tests[t].name, tests[t].fn);
-	}
+	ts_add_selected_suites(RN_SELECTION_COUNT, suite_name, select_suite, tests);
 }
 
 int main(int argc, char **argv)

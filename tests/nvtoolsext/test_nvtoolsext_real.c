@@ -35,6 +35,7 @@
 
 #include "cudastub/cudastub.h"
 #include "test_support.h"
+#include "ts_real.h"
 #include "ts_elf.h"
 #include "ts_files.h"
 
@@ -199,20 +200,14 @@ static int export_count;
  * no tool is ever attached. 0 when it ran. */
 static int sweep(const char *path, const char *const *env, struct ts_child *child)
 {
-	char open_var[PATH_MAX + 16];
-	const char *full[8] = {open_var, "NVTX_INJECTION64_PATH", "NVTX_INJECTION32_PATH"};
-	int n = 3;
+	const char *full[TS_REAL_EXTRA + 1] = {"NVTX_INJECTION64_PATH", "NVTX_INJECTION32_PATH"};
+	int n = 2;
 
-	snprintf(open_var, sizeof open_var, "NT_OPEN=%s", path);
-	for (; env && *env && n < 7; env++)
+	for (; env && *env && n < TS_REAL_EXTRA; env++)
 		full[n++] = *env;
 	full[n] = NULL;
-	if (ts_run_child("sweep", full, child) != 0 || child->exit_code != 0) {
-		fprintf(stderr, "sweep %s: exit %d\n%s%s\n", path, child->exit_code, child->out,
-			child->err);
-		CU_FAIL("the sweep child failed");
+	if (ts_real_run("sweep", "NT_OPEN", path, full, child))
 		return -1;
-	}
 	CU_ASSERT_EQUAL(ts_number(child, "called"),
 			export_count - (ts_value(child, "r.nvtxInitialize") &&
 					!strcmp(ts_value(child, "r.nvtxInitialize"), "missing")));
@@ -221,7 +216,7 @@ static int sweep(const char *path, const char *const *env, struct ts_child *chil
 }
 
 /* The real library of a release's fixture, or NULL (reported). */
-static const char *real_library(const char *fixture, char *buf, size_t size)
+static const char *nvtx_library(const char *fixture, char *buf, size_t size)
 {
 	char dir[PATH_MAX / 2];
 
@@ -258,7 +253,7 @@ static void test_exports(void)
 	for (size_t f = 0; f < sizeof fixtures / sizeof *fixtures; f++) {
 		char path[PATH_MAX];
 
-		if (!real_library(fixtures[f], path, sizeof path))
+		if (!nvtx_library(fixtures[f], path, sizeof path))
 			continue;
 		CU_ASSERT_EQUAL_FATAL(ts_names_exported(&real, path, SONAME, &real_unversioned), 0);
 		for (size_t i = 0; i < real.count; i++) {
@@ -315,7 +310,7 @@ static void test_real(void)
 		char path[PATH_MAX], override[PATH_MAX + 32];
 		const char *env[] = {override, NULL};
 
-		if (!real_library(fixtures[f], path, sizeof path))
+		if (!nvtx_library(fixtures[f], path, sizeof path))
 			continue;
 		if (sweep(path, NULL, &direct))
 			continue;
@@ -379,7 +374,7 @@ static void test_no_library(void)
 	CU_ASSERT_EQUAL(ts_number(&by_search, "state"), CUDASTUB_STATE_NOT_FOUND);
 	expect_no_tool_answers(&by_search, "nothing found");
 	/* and those are the real library's answers with no tool attached */
-	if (real_library("cuda-12.4", path, sizeof path) && sweep(path, NULL, &direct) == 0)
+	if (nvtx_library("cuda-12.4", path, sizeof path) && sweep(path, NULL, &direct) == 0)
 		CU_ASSERT_EQUAL(same_answers(&direct, &by_search, "no library"), 0);
 	printf("  %d exports answer as NVTX with no tool, with no library\n", export_count);
 }
@@ -390,7 +385,7 @@ static void test_no_library(void)
 static struct ts_child run_out;
 
 /* Runs program with env; its exit code (-1 when it could not run). */
-static int run(const char *program, const char *const *env)
+static int run_program(const char *program, const char *const *env)
 {
 	char *argv[] = {(char *)program, NULL};
 
@@ -420,7 +415,7 @@ static void test_program(void)
 		   *with_shim[] = {shim_path, "NVTX_INJECTION64_PATH", NULL};
 	struct ts_names needed = {0};
 
-	if (!real_library("cuda-12.4", real, sizeof real))
+	if (!nvtx_library("cuda-12.4", real, sizeof real))
 		return;
 	if (!ts_tmpdir("nvtoolsext-program", dir, sizeof dir)) {
 		CU_FAIL("no temporary folder");
@@ -432,9 +427,9 @@ static void test_program(void)
 		 real);
 
 	/* as built: it needs NVIDIA's library to start */
-	CU_ASSERT_NOT_EQUAL(run(copy, with_nothing), 0);
+	CU_ASSERT_NOT_EQUAL(run_program(copy, with_nothing), 0);
 	CU_ASSERT_PTR_NOT_NULL(strstr(run_out.err, SONAME));
-	CU_ASSERT_EQUAL_FATAL(run(copy, with_real), 0);
+	CU_ASSERT_EQUAL_FATAL(run_program(copy, with_real), 0);
 	line_of("calls", calls, sizeof calls);
 	CU_ASSERT_STRING_EQUAL(calls, "calls push=-2 push_ex=-2 pop_ex=-2 pop=-2 range=0 "
 				      "domain=null string=null sync=null");
@@ -443,12 +438,12 @@ static void test_program(void)
 	/* the shim in NVIDIA's place, unpatched: no library behind it, then
 	 * the real one */
 	snprintf(shim_path, sizeof shim_path, "LD_LIBRARY_PATH=%s", NT_SHIM_DIR);
-	CU_ASSERT_EQUAL(run(copy, with_shim), 0);
+	CU_ASSERT_EQUAL(run_program(copy, with_shim), 0);
 	CU_ASSERT_STRING_EQUAL(line_of("calls", got, sizeof got), calls);
 	CU_ASSERT_STRING_EQUAL(line_of("table", got, sizeof got), "table no");
 	snprintf(shim_path, sizeof shim_path, "LD_LIBRARY_PATH=%s:%s", NT_SHIM_DIR,
 		 libdir + strlen("LD_LIBRARY_PATH="));
-	CU_ASSERT_EQUAL(run(copy, with_shim), 0);
+	CU_ASSERT_EQUAL(run_program(copy, with_shim), 0);
 	CU_ASSERT_STRING_EQUAL(line_of("calls", got, sizeof got), calls);
 	CU_ASSERT_STRING_EQUAL(line_of("table", got, sizeof got), "table yes");
 
@@ -461,11 +456,11 @@ static void test_program(void)
 	CU_ASSERT_TRUE(ts_names_has(&needed, strrchr(NT_STUB, '/') + 1));
 	CU_ASSERT_FALSE(ts_names_has(&needed, SONAME));
 	/* no NVTX library at all: it starts, and every call answers as before */
-	CU_ASSERT_EQUAL(run(copy, with_nothing), 0);
+	CU_ASSERT_EQUAL(run_program(copy, with_nothing), 0);
 	CU_ASSERT_STRING_EQUAL(line_of("calls", got, sizeof got), calls);
 	CU_ASSERT_STRING_EQUAL(line_of("table", got, sizeof got), "table no");
 	/* the real library on the path: the stub loads it */
-	CU_ASSERT_EQUAL(run(copy, with_real), 0);
+	CU_ASSERT_EQUAL(run_program(copy, with_real), 0);
 	CU_ASSERT_STRING_EQUAL(line_of("calls", got, sizeof got), calls);
 	CU_ASSERT_STRING_EQUAL(line_of("table", got, sizeof got), "table yes");
 	ts_names_free(&needed);

@@ -447,6 +447,31 @@ int ts_main(int argc, char **argv, const struct ts_scenario *scenarios,
 	return failures ? 1 : 0;
 }
 
+CU_pSuite ts_add_suite(const struct ts_suite *suite)
+{
+	CU_pSuite s = CU_add_suite(suite->name, suite->init, suite->clean);
+
+	for (const struct ts_test *t = suite->tests; s && t->name; t++)
+		CU_add_test(s, t->name, t->run);
+	return s;
+}
+
+/* The one suite ts_main_suite registers: ts_main's register function takes
+ * no argument. */
+static const struct ts_suite *main_suite;
+
+static void register_main_suite(void)
+{
+	ts_add_suite(main_suite);
+}
+
+int ts_main_suite(int argc, char **argv, const struct ts_scenario *scenarios,
+		  const struct ts_suite *suite)
+{
+	main_suite = suite;
+	return ts_main(argc, argv, scenarios, register_main_suite);
+}
+
 const char *ts_env_leaks_unnamed(char *buf, size_t size)
 {
 	const char *now = getenv("ASAN_OPTIONS");

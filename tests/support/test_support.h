@@ -27,6 +27,35 @@ typedef void (*ts_register_fn)(void);
 int ts_main(int argc, char **argv, const struct ts_scenario *scenarios,
 	    ts_register_fn register_suites);
 
+/* A suite as data: its name, CUnit's init and clean (NULL for none), and
+ * its tests, a table ending in {NULL, NULL}. */
+struct ts_test {
+	const char *name;
+	CU_TestFunc run;
+};
+struct ts_suite {
+	const char *name;
+	CU_InitializeFunc init;
+	CU_CleanupFunc clean;
+	const struct ts_test *tests;
+};
+
+/* Adds the suite and its tests to CUnit's registry; the suite, or NULL. */
+CU_pSuite ts_add_suite(const struct ts_suite *suite);
+
+/* ts_main for a binary whose tests are the one suite. */
+int ts_main_suite(int argc, char **argv, const struct ts_scenario *scenarios,
+		  const struct ts_suite *suite);
+
+/*
+ * The same tests in a suite per selection (at most TS_SELECTIONS): suite
+ * i is named by name(i) in buf ("" leaves it out), and select(i) runs
+ * before its tests, to set what they test. (ts_selected.c)
+ */
+enum { TS_SELECTIONS = 8 };
+void ts_add_selected_suites(int count, void (*name)(int i, char *buf, size_t size),
+			    void (*select)(int i), const struct ts_test *tests);
+
 /* The output of one child run. */
 struct ts_child {
 	int exit_code; /* -1 if it died on a signal */

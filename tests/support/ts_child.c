@@ -1,8 +1,10 @@
 /* Child scenarios under a label, and expectations on what they printed. */
 #define _GNU_SOURCE
 #include "ts_child.h"
+#include "ts_files.h"
 
 #include <CUnit/CUnit.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -130,6 +132,16 @@ int ts_install_build(const char *cmake, const char *prefix)
 			"--prefix",    (char *)prefix, NULL};
 
 	return ts_run_ok(argv, "cmake --install of this build");
+}
+
+int ts_install_in_tmp(const char *name, const char *cmake, char *work, size_t size)
+{
+	char prefix[PATH_MAX + 16];
+
+	if (!ts_tmpdir(name, work, size))
+		return 1;
+	snprintf(prefix, sizeof prefix, "%s/cudastub", work);
+	return ts_install_build(cmake, prefix) ? 0 : 1;
 }
 
 int ts_attempts_with(const struct ts_child *c, const char *part, const char *other)

@@ -58,6 +58,9 @@ int ts_run_ok(char **argv, const char *what);
 /* Installs this build (cmake, the CMake command) into prefix; 1 when done,
  * as ts_run_ok. */
 int ts_install_build(const char *cmake, const char *prefix);
+/* A fresh temporary folder named after name in work (ts_tmpdir), this
+ * build installed into its cudastub/ (a suite's init): 0 when done. */
+int ts_install_in_tmp(const char *name, const char *cmake, char *work, size_t size);
 
 /* The number of the child's attempt_<i> lines (ts_print_info) that
  * contain both part and other. */

@@ -1,0 +1,248 @@
+/* The real-library suites' scaffolding: ts_real.h. */
+#define _GNU_SOURCE
+#include "ts_real.h"
+
+#include <CUnit/CUnit.h>
+#include <dlfcn.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct ts_child ts_direct, ts_through;
+
+void *ts_real_open(const char *var)
+{
+	const char *path = getenv(var);
+	void *lib = path ? dlopen(path, RTLD_NOW | RTLD_LOCAL) : NULL;
+
+	if (!lib)
+		printf("open_error=%s\n", path ? dlerror() : var);
+	return lib;
+}
+
+void *ts_real_symbol(void *lib, const char *name)
+{
+	void *s = dlsym(lib, name);
+
+	if (!s) {
+		printf("missing=%s\n", name);
+		fflush(stdout);
+		exit(5);
+	}
+	return s;
+}
+
+void ts_real_print_version(void *get_version, void *get_property)
+{
+	int (*version_of)(int *), (*property_of)(int, int *);
+	int version = -7, property[3] = {-7, -7, -7}, rc = 0;
+
+	*(void **)&version_of = get_version;
+	*(void **)&property_of = get_property;
+	printf("version_rc=%d\n", version_of(&version));
+	printf("version=%d\n", version);
+	for (int k = 0; k < 3; k++) {
+		int r = property_of(k, &property[k]);
+
+		if (rc == 0)
+			rc = r;
+	}
+	printf("property_rc=%d\nproperty=%d.%d.%d\n", rc, property[0], property[1], property[2]);
+}
+
+void ts_real_print_string(const char *key, int code, const char *text)
+{
+	printf("%s_%d=%s\n", key, code, text ? text : "(null)");
+}
+
+/* s, or "" for NULL */
+static const char *text(const char *s)
+{
+	return s ? s : "";
+}
+
+int ts_real_print_info(void *lib, const char *name)
+{
+	const cudastub_library_info *(*info)(void), *i;
+
+	*(void **)&info = dlsym(lib, name);
+	if (!info)
+		return 0;
+	i = info();
+	printf("state=%d\nmajor=%d\nminor=%d\nown=%s\npath=%s\nchoice=%s\nerror=%s\ntried=%u\n",
+	       (int)i->state, i->major, i->minor, text(i->own_version), text(i->path),
+	       text(i->choice), text(i->error), i->attempt_count);
+	for (unsigned k = 0; k < i->attempt_count; k++)
+		printf("tried.%u=%s: %s\n", k, i->attempts[k].path, i->attempts[k].outcome);
+	return 1;
+}
+
+const char *ts_real_library(const struct ts_real_release *r, char *buf, size_t size)
+{
+	char dir[PATH_MAX / 2];
+
+	if (!r->fixture)
+		return ts_toolkit_file(r->soname, buf, size);
+	if (!ts_fixture_libdir(r->fixture, dir, sizeof dir))
+		return NULL;
+	snprintf(buf, size, "%s/%s", dir, r->soname);
+	return buf;
+}
+
+int ts_real_run(const char *scenario, const char *var, const char *path, const char *const *extra,
+		struct ts_child *out)
+{
+	char open_var[PATH_MAX + 64];
+	const char *env[TS_REAL_EXTRA + 2] = {open_var};
+	int n = 1;
+
+	snprintf(open_var, sizeof open_var, "%s=%s", var, path);
+	for (; extra && *extra && n <= TS_REAL_EXTRA; extra++)
+		env[n++] = *extra;
+	env[n] = NULL;
+	if (ts_run_child(scenario, env, out) != 0 || out->exit_code != 0) {
+		fprintf(stderr, "%s on %s: exit %d\n%s%s\n", scenario, path, out->exit_code,
+			out->out, out->err);
+		CU_FAIL("a child of the suite failed");
+		return -1;
+	}
+	return 0;
+}
+
+int ts_real_run_in(const char *scenario, const char *var, const char *path, const char *dirs,
+		   const char *const *extra, struct ts_child *out)
+{
+	struct ts_env env = {0};
+
+	ts_env_add(&env, "LD_LIBRARY_PATH=%s", dirs ? dirs : "");
+	for (; extra && *extra; extra++)
+		ts_env_add(&env, "%s", *extra);
+	return ts_real_run(scenario, var, path, env.list, out);
+}
+
+int ts_real_both(const char *scenario, const char *var, const char *override, const char *stub,
+		 const char *real, const char *extra)
+{
+	char set[PATH_MAX + 64];
+	const char *env[] = {set, extra, NULL};
+
+	snprintf(set, sizeof set, "%s=%s", override, real);
+	if (ts_real_run(scenario, var, real, NULL, &ts_direct) ||
+	    ts_real_run(scenario, var, stub, env, &ts_through))
+		return -1;
+	return 0;
+}
+
+void ts_real_same_at(struct ts_where at, const char *key)
+{
+	const char *want = ts_value(&ts_direct, key), *got;
+	char msg[512];
+
+	if (!want) {
+		snprintf(msg, sizeof msg, "the direct call printed no %s", key);
+		CU_assertImplementation(CU_FALSE, at.line, msg, at.file, at.fn, CU_FALSE);
+		return;
+	}
+	got = ts_value(&ts_through, key);
+	snprintf(msg, sizeof msg, "%s: %s directly, %s through the stub", key, want,
+		 got ? got : "(nothing)");
+	CU_assertImplementation(got && !strcmp(got, want), at.line, msg, at.file, at.fn, CU_FALSE);
+}
+
+const char *ts_real_answers(const struct ts_child *child, const char *stop, const char *then,
+			    char *buf, size_t size)
+{
+	const char *end = strstr(child->out, stop);
+	size_t n;
+
+	if (!end && then)
+		end = strstr(child->out, then);
+	n = end ? (size_t)(end - child->out) : strlen(child->out);
+	snprintf(buf, size, "%.*s", (int)(n < size ? n : size - 1), child->out);
+	return buf;
+}
+
+void ts_real_other_abis(const char *stub_12, const char *stub_11,
+			void (*each)(const char *stub, int abi), const char *what)
+{
+	const char *stubs[] = {stub_12, stub_11};
+	char why[512];
+
+	for (int s = 0; s < 2; s++) {
+		if (!*stubs[s]) {
+			snprintf(why, sizeof why,
+				 "%s (tests/fixtures/fetch.sh), before configuring", what);
+			ts_unavailable(why);
+			return;
+		}
+		each(stubs[s], 12 - s);
+	}
+}
+
+/* The next name of a symbol list, in line; 0 at its end. */
+static int next_name(FILE *list, char *line, size_t size)
+{
+	while (fgets(line, (int)size, list)) {
+		line[strcspn(line, "\r\n")] = '\0';
+		if (line[0] && line[0] != '#')
+			return 1;
+	}
+	return 0;
+}
+
+/* Prints call.<name>=<result> for every name and called=<count>: with no
+ * library nothing is forwarded, so no NULL argument is dereferenced. */
+int ts_real_sweep_child(void)
+{
+	void *lib = ts_real_open("TS_REAL_OPEN");
+	const char *symbols = getenv("TS_REAL_SYMBOLS");
+	FILE *list = symbols ? fopen(symbols, "r") : NULL;
+	char line[256];
+	int called = 0;
+
+	if (!lib || !list) {
+		if (list)
+			fclose(list);
+		return 3;
+	}
+	while (next_name(list, line, sizeof line)) {
+		int (*fn)(void *, void *, void *, void *, void *, void *);
+
+		*(void **)&fn = ts_real_symbol(lib, line);
+		printf("call.%s=%d\n", line, fn(NULL, NULL, NULL, NULL, NULL, NULL));
+		called++;
+	}
+	fclose(list);
+	printf("called=%d\n", called);
+	fflush(stdout);
+	return 0;
+}
+
+void ts_real_sweep(const char *stub, const char *symbols, const char *override, long code)
+{
+	char none[256], list_var[PATH_MAX + 32], line[256], key[300];
+	const char *env[] = {none, list_var, NULL};
+	FILE *list = fopen(symbols, "r");
+	long names = 0, refused = 0;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(list);
+	snprintf(none, sizeof none, "%s=/nonexistent/cudastub-sweep", override);
+	snprintf(list_var, sizeof list_var, "TS_REAL_SYMBOLS=%s", symbols);
+	if (ts_real_run("ts_real_sweep", "TS_REAL_OPEN", stub, env, &ts_through)) {
+		fclose(list);
+		return;
+	}
+	while (next_name(list, line, sizeof line)) {
+		names++;
+		snprintf(key, sizeof key, "call.%s", line);
+		if (ts_number(&ts_through, key) == code)
+			refused++;
+		else
+			fprintf(stderr, "  %s: %s\n", key, ts_value(&ts_through, key));
+	}
+	fclose(list);
+	CU_ASSERT_EQUAL(ts_number(&ts_through, "called"), names);
+	CU_ASSERT_EQUAL(refused, names);
+	printf("  %ld exports called with no library: %ld returned %ld\n", names, refused, code);
+}
