@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "loader.h"
+#include "loader_escape.h"
 
 static struct cudastub_library lib = {
 	.name = "fuzz",
