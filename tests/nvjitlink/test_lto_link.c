@@ -26,6 +26,7 @@
 #include "cudastub/cudastub.h"
 #include "test_support.h"
 #include "ts_child.h"
+#include "ts_real.h"
 
 static const char kernel[] = "extern \"C\" __global__ void scale(float *x, float a, int n)\n"
 			     "{\n"
@@ -34,18 +35,6 @@ static const char kernel[] = "extern \"C\" __global__ void scale(float *x, float
 			     "}\n";
 
 /* ---- child: compile and link, through LL_NVRTC and LL_NVJITLINK ---- */
-
-static void *symbol(void *lib, const char *name)
-{
-	void *s = dlsym(lib, name);
-
-	if (!s) {
-		printf("missing=%s\n", name);
-		fflush(stdout);
-		exit(5);
-	}
-	return s;
-}
 
 /* FNV-1a, to compare cubins through the key=value protocol */
 static uint64_t digest(const unsigned char *p, size_t n)
@@ -87,17 +76,17 @@ static int link_child(void)
 		printf("open_error=%s\n", dlerror());
 		return 3;
 	}
-	*(void **)&create_program = symbol(nvrtc, "nvrtcCreateProgram");
-	*(void **)&compile = symbol(nvrtc, "nvrtcCompileProgram");
-	*(void **)&ir_size = symbol(nvrtc, "nvrtcGetLTOIRSize");
-	*(void **)&ir = symbol(nvrtc, "nvrtcGetLTOIR");
-	*(void **)&create = symbol(jit, "nvJitLinkCreate");
-	*(void **)&add = symbol(jit, "nvJitLinkAddData");
-	*(void **)&complete = symbol(jit, "nvJitLinkComplete");
-	*(void **)&cubin_size = symbol(jit, "nvJitLinkGetLinkedCubinSize");
-	*(void **)&cubin = symbol(jit, "nvJitLinkGetLinkedCubin");
-	*(void **)&destroy = symbol(jit, "nvJitLinkDestroy");
-	*(void **)&destroy_program = symbol(nvrtc, "nvrtcDestroyProgram");
+	*(void **)&create_program = ts_real_symbol(nvrtc, "nvrtcCreateProgram");
+	*(void **)&compile = ts_real_symbol(nvrtc, "nvrtcCompileProgram");
+	*(void **)&ir_size = ts_real_symbol(nvrtc, "nvrtcGetLTOIRSize");
+	*(void **)&ir = ts_real_symbol(nvrtc, "nvrtcGetLTOIR");
+	*(void **)&create = ts_real_symbol(jit, "nvJitLinkCreate");
+	*(void **)&add = ts_real_symbol(jit, "nvJitLinkAddData");
+	*(void **)&complete = ts_real_symbol(jit, "nvJitLinkComplete");
+	*(void **)&cubin_size = ts_real_symbol(jit, "nvJitLinkGetLinkedCubinSize");
+	*(void **)&cubin = ts_real_symbol(jit, "nvJitLinkGetLinkedCubin");
+	*(void **)&destroy = ts_real_symbol(jit, "nvJitLinkDestroy");
+	*(void **)&destroy_program = ts_real_symbol(nvrtc, "nvrtcDestroyProgram");
 	printf("create_program=%d\n",
 	       (int)create_program(&program, kernel, "scale.cu", 0, NULL, NULL));
 	printf("compile=%d\n", (int)compile(program, 2, compile_options));
@@ -139,9 +128,9 @@ static int missing_child(void)
 
 	if (!jit)
 		return 3;
-	*(void **)&create = symbol(jit, "nvJitLinkCreate");
-	*(void **)&version = symbol(jit, "nvJitLinkVersion");
-	*(void **)&info = symbol(jit, "cudastub_nvjitlink_info");
+	*(void **)&create = ts_real_symbol(jit, "nvJitLinkCreate");
+	*(void **)&version = ts_real_symbol(jit, "nvJitLinkVersion");
+	*(void **)&info = ts_real_symbol(jit, "cudastub_nvjitlink_info");
 	printf("create=%d\n", (int)create(&handle, 0, NULL));
 	rc = version(&major, &minor);
 	printf("version=%d\nmajor=%u\nminor=%u\n", (int)rc, major, minor);
