@@ -22,8 +22,9 @@
 /* Every stub and shim the native build made, relative to its folder
  * (lib*_stub.so anywhere, every library under a shim folder), in names;
  * not those of the suites only a native build has (tests/CMakeLists.txt:
- * the real programs' 11.8 set, the GPU suite's copies), nor the build that
- * e2e_doc_blocks makes in its copy of the checkout. */
+ * the real programs' 11.8 set, the GPU suite's copies), nor the builds
+ * that e2e_doc_blocks and e2e_no_cuda_build make in their copies of the
+ * checkout. */
 static int native_stubs(struct ts_names *names)
 {
 	char cmd[PATH_MAX + 128], line[PATH_MAX];
@@ -31,7 +32,7 @@ static int native_stubs(struct ts_names *names)
 
 	snprintf(cmd, sizeof cmd,
 		 "cd '%s' && find . \\( -path ./tests/real_programs -o -path ./tests/gpu -o -path "
-		 "./cudastub-doc-blocks \\) -prune "
+		 "./cudastub-doc-blocks -o -path ./cudastub-no-cuda \\) -prune "
 		 "-o \\( -name 'lib*_stub.so' -o -path '*/shim/*' \\) -type f -name '*.so*' -print "
 		 "| sort",
 		 CROSS_NATIVE_BUILD);

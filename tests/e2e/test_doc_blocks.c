@@ -330,6 +330,15 @@ static void test_every_block_marked_or_run(void)
 	CU_ASSERT(run >= 1);
 }
 
+/* Whether a block that runs needs the copy of the source tree. */
+static int runs_in_checkout(void)
+{
+	for (int i = 0; i < nblocks; i++)
+		if (blocks[i].checkout && !blocks[i].marked)
+			return 1;
+	return 0;
+}
+
 /* This build installed, and the sample program built, once for every
  * block; 0 (reported) when they cannot be. */
 static int prepare(void)
@@ -354,9 +363,13 @@ static int prepare(void)
 		 work);
 	if (!sh_ok(cmd, "building the sample app"))
 		return 0;
-	/* the copy of the source tree: what the checkout holds, less its
-	 * version control and build folders (the build a block made in the
-	 * copy stays) */
+	/* the copy of the source tree, where a block needs it: what the
+	 * checkout holds, less its version control and build folders (the
+	 * build a block made in the copy stays) */
+	if (!runs_in_checkout()) {
+		done = 1;
+		return 1;
+	}
 	snprintf(cmd, sizeof cmd,
 		 "cd '%1$s' && find . -mindepth 1 -maxdepth 1 ! -name build -exec rm -rf {} + && "
 		 "tar -C '%2$s' --exclude=./.git --exclude='./build*' --exclude='./python/build' "

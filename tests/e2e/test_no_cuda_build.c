@@ -1,13 +1,15 @@
 /*
- * cudastub built where there is nothing of NVIDIA's: a child in a mount
- * namespace of its own, with an empty folder over /usr/local (the toolkit:
- * its headers, libraries and nvcc) and over the fixtures (the 11.8 and
- * 12.4 headers and libraries), configures, builds and installs cudastub
- * from its own data. Its compiler finds no cuda.h, and the build makes the
- * stubs of every library for every CUDA ABI all the same: each file the
- * plain build made, under the same name (the tag hashes the exports), with
- * the same dynamic symbols and versions. The command it installed runs
- * there and finds no CUDA.
+ * cudastub built where there is nothing of NVIDIA's, by README.md's first
+ * command: a child in a mount namespace of its own, with an empty folder
+ * over /usr/local (the toolkit: its headers, libraries and nvcc) and over
+ * the fixtures (the 11.8 and 12.4 headers and libraries), runs the block
+ * after README's <!-- main-command --> in a copy of the source tree, as a
+ * reader runs it in a fresh checkout, then installs that build. Its
+ * compiler finds no cuda.h, and the build makes the stubs of every library
+ * for every CUDA ABI all the same: each file the plain build made, under
+ * the same name (the tag hashes the exports), with the same dynamic
+ * symbols and versions. The command it installed runs there and finds no
+ * CUDA. (e2e_doc_blocks leaves that block to this test.)
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -54,13 +56,20 @@ static int scenario_build(void)
 		    "cc -E -x c - >/dev/null 2>&1");
 	printf("cuda_h_found=%d\n", rc == 0);
 	fflush(stdout);
+	/* the copy holds what a checkout holds: no version control, no build;
+	 * the compiler launcher, where the suite has one, through CMake's
+	 * variable of the environment, so the command runs as written */
 	snprintf(cmd, sizeof cmd,
-		 "set -e; cd '%1$s'; "
-		 "cmake -S '%2$s' -B build -DCUDASTUB_BUILD_TESTS=OFF "
-		 "-DCMAKE_C_COMPILER_LAUNCHER='%3$s' -DCMAKE_INSTALL_PREFIX='%1$s/installed' "
-		 ">configure.log 2>&1; "
-		 "cmake --build build -j 2 >build.log 2>&1; "
-		 "cmake --install build >install.log 2>&1; "
+		 "set -e; cd '%1$s'; mkdir checkout; "
+		 "tar -C '%2$s' --exclude=./.git --exclude='./build*' --exclude=./python/build "
+		 "-cf - . | tar -C checkout -xf -; "
+		 "awk '/<!-- main-command -->/ { found = 1; next } "
+		 "found && /^```sh/ { inside = 1; next } inside && /^```/ { exit } "
+		 "inside { print }' checkout/README.md >main-command.sh; "
+		 "test -s main-command.sh; "
+		 "if [ -n '%3$s' ]; then export CMAKE_C_COMPILER_LAUNCHER='%3$s'; fi; "
+		 "(cd checkout && bash -e -o pipefail ../main-command.sh) >main-command.log 2>&1; "
+		 "cmake --install checkout/build --prefix '%1$s/installed' >install.log 2>&1; "
 		 "installed/bin/cudastub info >info.txt 2>&1",
 		 getenv("NC_WORK"), CUDASTUB_TEST_SOURCE_DIR, E2E_LAUNCHER);
 	rc = system(cmd);
@@ -147,8 +156,8 @@ static void test_builds_without_cuda(void)
 	/* the namespace hid every CUDA header */
 	CU_ASSERT_EQUAL(ts_number(&built, "cuda_h_found"), 0);
 	if (ts_number(&built, "build_rc") != 0) {
-		print_log("configure.log");
-		print_log("build.log");
+		print_log("main-command.sh");
+		print_log("main-command.log");
 		print_log("install.log");
 	}
 	CU_ASSERT_EQUAL(ts_number(&built, "build_rc"), 0);
@@ -184,7 +193,8 @@ static void test_same_stubs(void)
 		snprintf(
 			cmd, sizeof cmd,
 			"cmp -s <(nm -D --defined-only --with-symbol-versions '%s/%s' | cut -c18-) "
-			"<(nm -D --defined-only --with-symbol-versions '%s/build/lib/%s' | "
+			"<(nm -D --defined-only --with-symbol-versions '%s/checkout/build/lib/%s' "
+			"| "
 			"cut -c18-)",
 			mine, file, work, file);
 		if (bash(cmd) == 0)
@@ -222,7 +232,7 @@ static void register_suites(void)
 	CU_pSuite s = CU_add_suite("e2e: built with nothing of NVIDIA's on the machine", suite_init,
 				   suite_clean);
 
-	CU_add_test(s, "configures, builds and installs with no CUDA header",
+	CU_add_test(s, "README's first command builds with no CUDA header, and installs",
 		    test_builds_without_cuda);
 	CU_add_test(s, "every stub of every ABI, the same exports as the plain build's",
 		    test_same_stubs);
