@@ -228,7 +228,7 @@ static int two_at_once(const char *script, const char *done, long want, double b
 static void two_runs_at_once(void)
 {
 	long want = e2e_env_number("E2E_PATCH_RACE_RUNS", 200);
-	double bound = getenv("E2E_PATCH_RACE_RUNS") ? 0 : 20;
+	double bound = getenv("E2E_PATCH_RACE_RUNS") ? 0 : 10;
 	int runs, failed_exits, bad;
 
 	if (lay_out() != 0)
@@ -300,7 +300,7 @@ static int kill_patchelf_once(double one_run)
 static void killed_at_random(void)
 {
 	long want = e2e_env_number("E2E_PATCH_KILL_RUNS", 50);
-	double bound = getenv("E2E_PATCH_KILL_RUNS") ? 0 : 30, t0, one_run;
+	double bound = getenv("E2E_PATCH_KILL_RUNS") ? 0 : 15, t0, one_run;
 	struct kill_counts k = {0};
 	int base = 0;
 
