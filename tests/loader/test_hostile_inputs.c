@@ -1,8 +1,9 @@
 /*
  * Hostile inputs: what a search may meet in the files and settings it does
  * not control. Each case gets its documented outcome, and never a crash,
- * for all three stubs (NVRTC, runtime, driver), once as the override
- * (CUDASTUB_<LIB>_PATH) and once first on LD_LIBRARY_PATH:
+ * for all three stubs (NVRTC, runtime, driver; NVRTC's alone under
+ * valgrind), once as the override (CUDASTUB_<LIB>_PATH) and once first on
+ * LD_LIBRARY_PATH:
  *   truncated copies, an empty file, a text file, an ELF of another
  *   machine, an ELF whose program headers lie past its end (each skipped
  *   before dlopen, with its reason: stubs/loader/search/loader_elf.c);
@@ -52,6 +53,15 @@ static const struct stub stubs[] = {
 	{"cuda", HI_CUDA_STUB, "libcuda.so.1", "CUDASTUB_CUDA", 100,
 	 "give a CUDA major from 1 to 99"},
 };
+
+/* The stubs each case runs for: all three, but under valgrind the first
+ * alone. Each case starts a child a stub and a way, which takes a second
+ * or more there; the three stubs' searches are the same code, and the
+ * plain and sanitizer builds run every case for each. */
+static size_t stubs_checked(void)
+{
+	return ts_under_valgrind() ? 1 : sizeof stubs / sizeof *stubs;
+}
 
 /* ---- child: open the stub, make its first call, report ---- */
 
@@ -220,7 +230,7 @@ static void expect_override_failed(const struct stub *s, const struct ts_child *
 
 static void test_damaged_files(void)
 {
-	for (size_t k = 0; k < sizeof stubs / sizeof *stubs; k++) {
+	for (size_t k = 0; k < stubs_checked(); k++) {
 		const struct stub *s = &stubs[k];
 
 		for (size_t i = 0; i < sizeof file_cases / sizeof *file_cases; i++) {
@@ -256,7 +266,7 @@ static void test_damaged_files(void)
 /* The stub itself under the library's name, and a directory there. */
 static void test_self_and_directory(void)
 {
-	for (size_t k = 0; k < sizeof stubs / sizeof *stubs; k++) {
+	for (size_t k = 0; k < stubs_checked(); k++) {
 		const struct stub *s = &stubs[k];
 		char dir[4096], self[4200], folder[4200];
 		struct ts_child c;
@@ -304,7 +314,7 @@ static void test_self_and_directory(void)
  * checked like any other. */
 static void test_relative_path(void)
 {
-	for (size_t k = 0; k < sizeof stubs / sizeof *stubs; k++) {
+	for (size_t k = 0; k < stubs_checked(); k++) {
 		const struct stub *s = &stubs[k];
 		char rel[128], file[256];
 		struct ts_child c;
@@ -340,7 +350,7 @@ static void test_long_path(void)
 	value[0] = '/';
 	memset(value + 1, 'a', LONG - 1);
 	value[LONG] = '\0';
-	for (size_t k = 0; k < sizeof stubs / sizeof *stubs; k++) {
+	for (size_t k = 0; k < stubs_checked(); k++) {
 		const struct stub *s = &stubs[k];
 		struct ts_child c;
 		char *as_override[] = {str("%s_PATH=%s", s->env, value), NULL};
@@ -381,7 +391,7 @@ static int debug_lines_hold(const char *err, const char *lib)
 
 static void test_control_characters(void)
 {
-	for (size_t k = 0; k < sizeof stubs / sizeof *stubs; k++) {
+	for (size_t k = 0; k < stubs_checked(); k++) {
 		const struct stub *s = &stubs[k];
 		char dir[4096], inner[4300], file[4400], fake_line[64];
 		struct ts_child c;
@@ -424,7 +434,7 @@ static void test_bad_pins(void)
 	static const char *const pins[] = {" 12", "+12", "012", "12 ",	"12x",
 					   "0",	  "-1",	 "100", "13.0", "1\n2"};
 
-	for (size_t k = 0; k < sizeof stubs / sizeof *stubs; k++) {
+	for (size_t k = 0; k < stubs_checked(); k++) {
 		const struct stub *s = &stubs[k];
 
 		for (size_t i = 0; i < sizeof pins / sizeof *pins; i++) {
@@ -473,7 +483,7 @@ static void test_zeroed_probe(void)
 {
 	static const char zeros[16];
 
-	for (size_t k = 0; k < sizeof stubs / sizeof *stubs; k++) {
+	for (size_t k = 0; k < stubs_checked(); k++) {
 		const struct stub *s = &stubs[k];
 		const char *fake = probes[k].fake ? probes[k].fake : ld_fake("nvrtc-13");
 		const char *name = strrchr(fake, '/') + 1;

@@ -13,6 +13,9 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#endif
 
 extern char **environ;
 
@@ -145,6 +148,15 @@ enum { EMULATOR_WORDS = 8 };
 const char *ts_emulator(void)
 {
 	return CUDASTUB_TEST_EMULATOR;
+}
+
+int ts_under_valgrind(void)
+{
+#if __has_include(<valgrind/valgrind.h>)
+	return RUNNING_ON_VALGRIND != 0;
+#else
+	return 0;
+#endif
 }
 
 #if defined(__aarch64__)

@@ -84,6 +84,12 @@ int ts_run_program(char *const *argv, const char *const *env, const char *stdin_
  */
 const char *ts_emulator(void);
 
+/* Whether this process runs under valgrind, where every child it starts
+ * takes a second or more to start: a suite that starts many may run one
+ * case of each kind there (the plain and sanitizer builds run them all).
+ * Always 0 where valgrind's header was not there to build with. */
+int ts_under_valgrind(void);
+
 /* Runs this binary as `--child scenario` the same way, stdin /dev/null. */
 int ts_run_child(const char *scenario, const char *const *env, struct ts_child *child);
 
