@@ -3,12 +3,13 @@
  * symbolic link to /dev/null) named as the library, in every step of the
  * search (the override as a file and as a folder, a pip wheel folder beside
  * the stub, CUDA_HOME, LD_LIBRARY_PATH, /usr/local/cuda), for all three
- * stubs. Opening a FIFO waits for a writer for ever, so each case runs in a
- * child with an alarm: a hang is a failure (the child dies on SIGALRM), not
- * a stuck suite. Each asserts that the search finished, that the file was
- * skipped with its type as the reason and never handed to dlopen, and, where
- * a healthy library comes later in the search, that it was loaded. The
- * same for `cudastub info`.
+ * stubs (NVRTC's alone under valgrind). Opening a FIFO waits for a writer
+ * for ever, so each case runs in a child with an alarm: a hang is a
+ * failure (the child dies on SIGALRM), not a stuck suite. Each asserts
+ * that the search finished, that the file was skipped with its type as
+ * the reason and never handed to dlopen, and, where a healthy library
+ * comes later in the search, that it was loaded. The same for `cudastub
+ * info`.
  *
  * /usr/local/cuda is replaced inside the child's own mount namespace (a
  * folder of the test bound over /usr/local), which needs root; elsewhere
@@ -45,6 +46,12 @@ static struct stub stubs[] = {
 	{"cudart", HF_CUDART_STUB, "CUDASTUB_CUDART", HF_FAKE_CUDART, "nvidia/cu13/lib"},
 	{"cuda", HF_CUDA_STUB, "CUDASTUB_CUDA", HF_FAKE_DRIVER, NULL},
 };
+
+/* The stubs each case runs for: under valgrind, where each child takes a
+ * second or more to start, the first alone; the three stubs' searches are
+ * the same code, and the plain and sanitizer builds run every case for
+ * each. */
+#define STUBS_CHECKED ts_all_or_one_under_valgrind(sizeof stubs / sizeof *stubs)
 
 /* ---- child: open the stub, make its first call, report ---- */
 
@@ -198,7 +205,7 @@ static int fresh_tree(char *dir, size_t size)
  * fallback follows an override: the search fails, having skipped it. */
 static void test_override(void)
 {
-	for (size_t s = 0; s < sizeof stubs / sizeof *stubs; s++) {
+	for (size_t s = 0; s < STUBS_CHECKED; s++) {
 		const struct stub *st = &stubs[s];
 
 		for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
@@ -240,7 +247,7 @@ static void run_step(enum step step)
 {
 	static const char *const names[] = {"a pip wheel folder", "CUDA_HOME", "LD_LIBRARY_PATH"};
 
-	for (size_t s = 0; s < sizeof stubs / sizeof *stubs; s++) {
+	for (size_t s = 0; s < STUBS_CHECKED; s++) {
 		const struct stub *st = &stubs[s];
 		const char *soname = base_name(st->healthy);
 		char healthy_dir[PATH_MAX];
@@ -309,7 +316,7 @@ static void test_ld_library_path(void)
  * ld.so.cache names is not found first). */
 static void test_usr_local_cuda(void)
 {
-	for (size_t s = 0; s < sizeof stubs / sizeof *stubs; s++) {
+	for (size_t s = 0; s < STUBS_CHECKED; s++) {
 		const struct stub *st = &stubs[s];
 		const char *soname = base_name(st->healthy);
 

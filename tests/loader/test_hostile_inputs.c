@@ -54,14 +54,11 @@ static const struct stub stubs[] = {
 	 "give a CUDA major from 1 to 99"},
 };
 
-/* The stubs each case runs for: all three, but under valgrind the first
- * alone. Each case starts a child a stub and a way, which takes a second
- * or more there; the three stubs' searches are the same code, and the
- * plain and sanitizer builds run every case for each. */
-static size_t stubs_checked(void)
-{
-	return ts_under_valgrind() ? 1 : sizeof stubs / sizeof *stubs;
-}
+/* The stubs each case runs for: under valgrind, where each child takes a
+ * second or more to start, the first alone; the three stubs' searches are
+ * the same code, and the plain and sanitizer builds run every case for
+ * each. */
+#define STUBS_CHECKED ts_all_or_one_under_valgrind(sizeof stubs / sizeof *stubs)
 
 /* ---- child: open the stub, make its first call, report ---- */
 
@@ -230,7 +227,7 @@ static void expect_override_failed(const struct stub *s, const struct ts_child *
 
 static void test_damaged_files(void)
 {
-	for (size_t k = 0; k < stubs_checked(); k++) {
+	for (size_t k = 0; k < STUBS_CHECKED; k++) {
 		const struct stub *s = &stubs[k];
 
 		for (size_t i = 0; i < sizeof file_cases / sizeof *file_cases; i++) {
@@ -266,7 +263,7 @@ static void test_damaged_files(void)
 /* The stub itself under the library's name, and a directory there. */
 static void test_self_and_directory(void)
 {
-	for (size_t k = 0; k < stubs_checked(); k++) {
+	for (size_t k = 0; k < STUBS_CHECKED; k++) {
 		const struct stub *s = &stubs[k];
 		char dir[4096], self[4200], folder[4200];
 		struct ts_child c;
@@ -314,7 +311,7 @@ static void test_self_and_directory(void)
  * checked like any other. */
 static void test_relative_path(void)
 {
-	for (size_t k = 0; k < stubs_checked(); k++) {
+	for (size_t k = 0; k < STUBS_CHECKED; k++) {
 		const struct stub *s = &stubs[k];
 		char rel[128], file[256];
 		struct ts_child c;
@@ -350,7 +347,7 @@ static void test_long_path(void)
 	value[0] = '/';
 	memset(value + 1, 'a', LONG - 1);
 	value[LONG] = '\0';
-	for (size_t k = 0; k < stubs_checked(); k++) {
+	for (size_t k = 0; k < STUBS_CHECKED; k++) {
 		const struct stub *s = &stubs[k];
 		struct ts_child c;
 		char *as_override[] = {str("%s_PATH=%s", s->env, value), NULL};
@@ -391,7 +388,7 @@ static int debug_lines_hold(const char *err, const char *lib)
 
 static void test_control_characters(void)
 {
-	for (size_t k = 0; k < stubs_checked(); k++) {
+	for (size_t k = 0; k < STUBS_CHECKED; k++) {
 		const struct stub *s = &stubs[k];
 		char dir[4096], inner[4300], file[4400], fake_line[64];
 		struct ts_child c;
@@ -434,7 +431,7 @@ static void test_bad_pins(void)
 	static const char *const pins[] = {" 12", "+12", "012", "12 ",	"12x",
 					   "0",	  "-1",	 "100", "13.0", "1\n2"};
 
-	for (size_t k = 0; k < stubs_checked(); k++) {
+	for (size_t k = 0; k < STUBS_CHECKED; k++) {
 		const struct stub *s = &stubs[k];
 
 		for (size_t i = 0; i < sizeof pins / sizeof *pins; i++) {
@@ -483,7 +480,7 @@ static void test_zeroed_probe(void)
 {
 	static const char zeros[16];
 
-	for (size_t k = 0; k < stubs_checked(); k++) {
+	for (size_t k = 0; k < STUBS_CHECKED; k++) {
 		const struct stub *s = &stubs[k];
 		const char *fake = probes[k].fake ? probes[k].fake : ld_fake("nvrtc-13");
 		const char *name = strrchr(fake, '/') + 1;

@@ -159,6 +159,11 @@ int ts_under_valgrind(void)
 #endif
 }
 
+size_t ts_all_or_one_under_valgrind(size_t all)
+{
+	return ts_under_valgrind() && all > 1 ? 1 : all;
+}
+
 #if defined(__aarch64__)
 #define OWN_MACHINE EM_AARCH64
 #else

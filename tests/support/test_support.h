@@ -90,6 +90,9 @@ const char *ts_emulator(void);
  * Always 0 where valgrind's header was not there to build with. */
 int ts_under_valgrind(void);
 
+/* all, or 1 under valgrind: how many of a list of like cases to run. */
+size_t ts_all_or_one_under_valgrind(size_t all);
+
 /* Runs this binary as `--child scenario` the same way, stdin /dev/null. */
 int ts_run_child(const char *scenario, const char *const *env, struct ts_child *child);
 
