@@ -22,21 +22,26 @@ direct_bin=$build/bench/bench_call_nvrtc_direct
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-count() { # binary calls -> instructions executed, whole program
-  rm -f "$tmp/log"
-  mkfifo "$tmp/log"
-  wc -l <"$tmp/log" >"$tmp/count" &
+count() { # name binary calls -> $tmp/name.count: instructions executed, whole program
+  mkfifo "$tmp/$1.log"
+  wc -l <"$tmp/$1.log" >"$tmp/$1.count" &
   local reader=$!
-  "$qemu" -L "$root" -singlestep -d nochain,exec -D "$tmp/log" "$1" "$2" >/dev/null
+  "$qemu" -L "$root" -singlestep -d nochain,exec -D "$tmp/$1.log" "$2" "$3" >/dev/null
   wait "$reader"
-  cat "$tmp/count"
 }
 
 # The library the direct binary links, which the stub is pinned to.
 lib=$(aarch64-linux-gnu-readelf -d "$direct_bin" | awk -F'[][]' '/RUNPATH|RPATH/ { print $2 }')/libnvrtc.so.12
 export CUDASTUB_NVRTC_PATH=$lib
-direct=$(($(count "$direct_bin" $((2 * n))) - $(count "$direct_bin" "$n")))
-stub=$(($(count "$build/bench/bench_call_nvrtc_stub" $((2 * n))) - $(count "$build/bench/bench_call_nvrtc_stub" "$n")))
+stub_bin=$build/bench/bench_call_nvrtc_stub
+# the four runs at once: each is one emulated thread, and counts are exact
+count direct1 "$direct_bin" "$n" &
+count direct2 "$direct_bin" $((2 * n)) &
+count stub1 "$stub_bin" "$n" &
+count stub2 "$stub_bin" $((2 * n)) &
+for job in $(jobs -p); do wait "$job"; done
+direct=$(($(cat "$tmp/direct2.count") - $(cat "$tmp/direct1.count")))
+stub=$(($(cat "$tmp/stub2.count") - $(cat "$tmp/stub1.count")))
 awk -v d="$direct" -v s="$stub" -v n="$n" -v lib="$lib" 'BEGIN {
   printf "library          %s\n", lib
   printf "calls            %d\n", n
