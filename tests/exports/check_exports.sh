@@ -47,13 +47,15 @@ list_of() {
 
 compared=0 differ=0 absent=0 new=0
 tmp=$(mktemp)
-trap 'rm -f "$tmp"' EXIT
+made=$(mktemp) # the lists of the files built, one a line
+trap 'rm -f "$tmp" "$made"' EXIT
 # the files this build's configuration makes (stubs/CMakeLists.txt), as
 # paths under the build; a file an earlier one left in lib/ is none of them
 built=$(sed "s#^$build/##" "$build/stub-files.txt")
 for file in $(echo "$built" | LC_ALL=C sort); do
 	list=$(list_of "$file")
 	[ -n "$list" ] || continue
+	echo "$list" >>"$made"
 	if [ ! -f "$lists/$list" ]; then
 		if [ "$record" = 1 ]; then
 			mkdir -p "$(dirname "$lists/$list")"
@@ -75,11 +77,7 @@ for file in $(echo "$built" | LC_ALL=C sort); do
 done
 for list in $(cd "$lists" && find . -name '*.exports' | LC_ALL=C sort); do
 	list=${list#./}
-	found=0
-	for file in $built; do
-		[ "$(list_of "$file")" = "$list" ] && found=1
-	done
-	if [ "$found" = 0 ]; then
+	if ! grep -qxF "$list" "$made"; then
 		echo "not built here: $list"
 		absent=$((absent + 1))
 	fi
