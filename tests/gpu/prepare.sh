@@ -25,7 +25,7 @@
 # but the 700 KB runtime is copied: the other libraries the programs link
 # are found on the GPU machine (CUDA_HOME/lib64). OUT is about 15 MB.
 #
-#   tests/gpu/prepare.sh BUILD_DIR OUT [NVCC]
+#   [GPU_SUITE_HERE=1] tests/gpu/prepare.sh BUILD_DIR OUT [NVCC]
 set -euo pipefail
 build=$(cd "$1" && pwd)
 out=$2
@@ -56,14 +56,22 @@ if [ -e "$fixtures/cuda-12.4/usr/lib/x86_64-linux-gnu/libcudart.so.12" ]; then
   cp -L "$fixtures/cuda-12.4/usr/lib/x86_64-linux-gnu/libcudart.so.12" "$out/lib12/"
 fi
 
-# nvcc with the architectures of the GPUs the suite may meet
+# nvcc with the architectures of the GPUs the suite may meet. With
+# GPU_SUITE_HERE=1 (ctest's gpu_suite) OUT runs on this machine alone, and
+# where it has no GPU (no device node of one: /dev/nvidiactl alone is
+# none) no kernel runs: one architecture's code is all the programs need
+# to build and link.
+archs="-gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90"
+archs="$archs -gencode arch=compute_90,code=compute_90"
+if [ "${GPU_SUITE_HERE:-0}" = 1 ] && ! compgen -G '/dev/nvidia[0-9]*' >/dev/null; then
+  archs="-gencode arch=compute_90,code=sm_90"
+fi
 cat >"$out/bin/nvcc" <<WRAP
 #!/bin/sh
-exec '$nvcc' -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 \
-  -gencode arch=compute_90,code=compute_90 "\$@"
+exec '$nvcc' $archs "\$@"
 WRAP
 chmod +x "$out/bin/nvcc"
-echo "gpu: building tests/e2e/programs (nvcc, sm_80, sm_90, compute_90)"
+echo "gpu: building tests/e2e/programs (nvcc $archs)"
 "$here/../e2e/programs/build.sh" "$out/bin/nvcc" "$out/programs" \
   "$(readlink -f "$out/lib/libcudart_stub_cu$abi.so")" "$out/lib"
 rm -f "$out"/programs/*.o "$out"/programs/many_kernels_* "$out"/programs/jit_real
