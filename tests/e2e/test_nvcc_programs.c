@@ -491,7 +491,7 @@ static long system_calls(const char *name)
 
 /* A kernel's registration is recorded without a system call: the program
  * with 256 kernels makes no more system calls through the stub than the
- * one with 2 (each record asked getpid() before, 254 calls more). */
+ * one with 2 (a getpid() a record would make 254 calls more). */
 static void test_registration_without_system_calls(void)
 {
 	long few, many;

@@ -6,8 +6,9 @@
  * allocation fails, the call is answered from its fallback, and nothing is
  * published. The generated bind then must not settle the function's slot
  * on that fallback: the next call binds again and forwards once the
- * library is loaded. (Before, the slot kept the fallback for the life of
- * the process, and the function answered 36 after the runtime had loaded.)
+ * library is loaded. (A slot settled on the fallback would keep it for
+ * the life of the process: the function would answer 36 after the runtime
+ * had loaded.)
  *
  * The loader is compiled into this test with calloc redirected to
  * failing_calloc (CMakeLists.txt), which fails a search record's size

@@ -185,8 +185,8 @@ static void test_fork_during_a_walk(void)
 
 #if TS_EXIT_LOCK
 /* The stub registers exit handlers through the gate: a fork waits for the
- * registration, and its child can register one (before, 2 children in
- * 8,000 fork storms waited for ever in theirs). */
+ * registration, and its child can register one (without the gate, 2
+ * children in 8,000 fork storms wait for ever in theirs). */
 static void test_fork_during_an_exit_registration(void)
 {
 	pthread_t registrar;

@@ -5,9 +5,9 @@
  *   - during a storm: STORM threads make their first call of the NVRTC
  *     stub at once (the fake is slow to load) while another thread forks
  *     children, SOAK_RUNS processes in all; each child makes its own first
- *     call under an alarm. None may wait for ever or crash: before, a
- *     fork's wait for the stub's loads in flight ran out while the waiting
- *     first calls polled, and its child inherited a loader lock held;
+ *     call under an alarm. None may wait for ever or crash (a fork's
+ *     wait for the stub's loads in flight that ran out while the waiting
+ *     first calls polled would leave its child a loader lock held);
  *   - during walks and loads: a thread walks the loaded objects without
  *     end (dl_iterate_phdr, holding glibc's list lock, which a child does
  *     not get back) and another loads and unloads a plugin, while the main
