@@ -161,24 +161,22 @@ static void test_11_on_12(void)
 	check(11, 12);
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = ad_suite("external semaphore adapters");
+static const struct ts_test tests[] = {
+	{"13 on 12: _v2", test_13_on_12},
+	{"13 on 11: _v2", test_13_on_11},
+	{"12 _v2 on 13: plain names", test_12_on_13},
+	{"11 _v2 on 13: plain names", test_11_on_13},
+	{"12 _v2 on 11: _v2", test_12_on_11},
+	{"11 _v2 on 12: _v2", test_11_on_12},
+	{NULL, NULL},
+};
 
-	if (!s)
-		return;
-	CU_add_test(s, "13 on 12: _v2", test_13_on_12);
-	CU_add_test(s, "13 on 11: _v2", test_13_on_11);
-	CU_add_test(s, "12 _v2 on 13: plain names", test_12_on_13);
-	CU_add_test(s, "11 _v2 on 13: plain names", test_11_on_13);
-	CU_add_test(s, "12 _v2 on 11: _v2", test_12_on_11);
-	CU_add_test(s, "11 _v2 on 12: _v2", test_11_on_12);
-}
+static const struct ts_suite suite = {"external semaphore adapters", NULL, NULL, tests};
 
 int main(int argc, char **argv)
 {
 	static const struct ts_scenario scenarios[] = {
 		{"semaphores_13", semaphores_13}, {"semaphores_v2", semaphores_v2}, {NULL, NULL}};
 
-	return ts_main(argc, argv, scenarios, register_suites);
+	return ts_main_suite(argc, argv, scenarios, &suite);
 }

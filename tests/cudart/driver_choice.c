@@ -299,22 +299,22 @@ static void test_override_wins(void)
 	TS_EXPECT(label, &c, "info_choice", "(null)");
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = CU_add_suite("cudart driver-aware choice", NULL, NULL);
+static const struct ts_test tests[] = {
+	{"a 12.4 driver gets the 12.4 runtime", test_driver_picks_12},
+	{"no driver gets the newest runtime", test_no_driver_picks_13},
+	{"NVIDIA's link-time stub counts as no driver", test_link_stub_is_no_driver},
+	{"cudastub's driver shim answers for the driver behind it",
+	 test_driver_shim_answers_for_the_driver},
+	{"a driver with no runtime it supports still gets one",
+	 test_driver_without_supported_runtime},
+	{"the pin wins over the driver", test_pin_wins},
+	{"the override wins over the driver", test_override_wins},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "a 12.4 driver gets the 12.4 runtime", test_driver_picks_12);
-	CU_add_test(s, "no driver gets the newest runtime", test_no_driver_picks_13);
-	CU_add_test(s, "NVIDIA's link-time stub counts as no driver", test_link_stub_is_no_driver);
-	CU_add_test(s, "cudastub's driver shim answers for the driver behind it",
-		    test_driver_shim_answers_for_the_driver);
-	CU_add_test(s, "a driver with no runtime it supports still gets one",
-		    test_driver_without_supported_runtime);
-	CU_add_test(s, "the pin wins over the driver", test_pin_wins);
-	CU_add_test(s, "the override wins over the driver", test_override_wins);
-}
+static const struct ts_suite suite = {"cudart driver-aware choice", NULL, NULL, tests};
 
 int main(int argc, char **argv)
 {
-	return ts_main(argc, argv, scenarios, register_suites);
+	return ts_main_suite(argc, argv, scenarios, &suite);
 }
