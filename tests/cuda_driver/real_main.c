@@ -105,21 +105,6 @@ done:
 	pin = NULL;
 }
 
-static void expect_three_ways(const struct ts_child *calls, const struct ts_child *fresh,
-			      const char *key)
-{
-	char stub[64], direct[64], other[64];
-	const char *v;
-
-	snprintf(stub, sizeof stub, "stub_%s", key);
-	snprintf(direct, sizeof direct, "direct_%s", key);
-	snprintf(other, sizeof other, "fresh_%s", key);
-	TS_EXPECT_SAME(label, calls, stub, direct);
-	v = ts_value(calls, stub);
-	snprintf(stub, sizeof stub, "%s", v ? v : "(missing from the stub's child)");
-	TS_EXPECT(label, fresh, other, stub);
-}
-
 static void test_probes(void)
 {
 	static const char *const keys[] = {"dv_rc", "dv", "init", "count_rc", "count"};
@@ -129,7 +114,7 @@ static void test_probes(void)
 	if (!run("calls", &calls, file, sizeof file) || !run("fresh", &fresh, file, sizeof file))
 		return;
 	for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
-		expect_three_ways(&calls, &fresh, keys[i]);
+		TS_EXPECT_THREE_WAYS(label, &calls, &fresh, keys[i]);
 	TS_EXPECT_INT(label, &calls, "stub_dv_rc", CD_SUCCESS);
 	TS_EXPECT_INT(label, &calls, "stub_dv", 12040);
 	if (ts_machine_has_driver())
