@@ -410,29 +410,24 @@ static void refuses_without_proc(void)
 	ts_remove_tree(work);
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s =
-		CU_add_suite("e2e: cudastub patch, root over another user's tree", NULL, NULL);
+static const struct ts_test tests[] = {
+	{"a link planted at <file>.cudastub-tmp: root's file unchanged", link_at_old_copy_name},
+	{"a link planted at <stub>.cudastub-tmp: root's file unchanged",
+	 link_at_old_stub_copy_name},
+	{"a link planted at the stub's name: replaced, never written through", link_at_stub_name},
+	{"a link planted as the stub folder: nothing goes there, said", link_as_stub_folder},
+	{"owner, group, set-ID bits, attributes, ACL kept; hard link left alone", keeps_identity},
+	{"an owner that cannot be kept: set-ID bits dropped, and said",
+	 owner_not_kept_drops_set_id},
+	{"file capabilities: dropped, as by patchelf, and said", capabilities_dropped_and_said},
+	{"no /proc: refused, nothing changed", refuses_without_proc},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "a link planted at <file>.cudastub-tmp: root's file unchanged",
-		    link_at_old_copy_name);
-	CU_add_test(s, "a link planted at <stub>.cudastub-tmp: root's file unchanged",
-		    link_at_old_stub_copy_name);
-	CU_add_test(s, "a link planted at the stub's name: replaced, never written through",
-		    link_at_stub_name);
-	CU_add_test(s, "a link planted as the stub folder: nothing goes there, said",
-		    link_as_stub_folder);
-	CU_add_test(s, "owner, group, set-ID bits, attributes, ACL kept; hard link left alone",
-		    keeps_identity);
-	CU_add_test(s, "an owner that cannot be kept: set-ID bits dropped, and said",
-		    owner_not_kept_drops_set_id);
-	CU_add_test(s, "file capabilities: dropped, as by patchelf, and said",
-		    capabilities_dropped_and_said);
-	CU_add_test(s, "no /proc: refused, nothing changed", refuses_without_proc);
-}
+static const struct ts_suite suite = {"e2e: cudastub patch, root over another user's tree", NULL,
+				      NULL, tests};
 
 int main(int argc, char **argv)
 {
-	return ts_main(argc, argv, NULL, register_suites);
+	return ts_main_suite(argc, argv, NULL, &suite);
 }
