@@ -62,3 +62,22 @@ function(cudastub_stub_from_fixture_headers lib version out)
     set(${out} ${lib}_stub_cu${major} PARENT_SCOPE)
   endif()
 endfunction()
+
+# cudastub_test_with_fixture_stubs(<test> <lib> <prefix>)
+# The suite <test> is given the paths of <lib>'s 12- and 11-ABI stubs (of
+# the 12.4 and 11.8 fixture headers, cudastub_stub_from_fixture_headers)
+# as <prefix>_STUB_12 and <prefix>_STUB_11, "" where there is none, and
+# builds after them.
+function(cudastub_test_with_fixture_stubs test lib prefix)
+  foreach(version 12.4 11.8)
+    string(REGEX MATCH "^[0-9]+" major ${version})
+    cudastub_stub_from_fixture_headers(${lib} ${version} stub)
+    set(path_${major} "")
+    if(stub)
+      set(path_${major} $<TARGET_FILE:${stub}>)
+      add_dependencies(${test} ${stub})
+    endif()
+  endforeach()
+  target_compile_definitions(${test} PRIVATE
+    ${prefix}_STUB_12="${path_12}" ${prefix}_STUB_11="${path_11}")
+endfunction()

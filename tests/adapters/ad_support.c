@@ -136,11 +136,6 @@ int ad_run_reported(int stub_abi, int fake_major, const char *scenario, struct t
 	return 0;
 }
 
-CU_pSuite ad_suite(const char *name)
-{
-	return CU_add_suite(name, NULL, NULL);
-}
-
 void ad_expect_value_at(const char *file, int line, const struct ts_child *c, const char *key,
 			long long want)
 {

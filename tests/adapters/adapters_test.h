@@ -49,10 +49,6 @@
 
 /* ---- parent ---- */
 
-/* Registers a suite, or prints SKIP when the build is not the 13.0 ABI
- * these cases are written for; NULL then. */
-CU_pSuite ad_suite(const char *name);
-
 /* Runs scenario, which checks in the child, with the stub of ABI stub_abi
  * over the fake runtime fake ("11", "12", "13", or a variant: "12.2", a
  * 12.x without the edge-data _v2 forms; "11-plain", an 11.x without the

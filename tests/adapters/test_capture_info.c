@@ -303,23 +303,20 @@ static void test_11_three_outputs_on_11_forwards(void)
 	AD_EXPECT_VALUE(&c, "plain.id", 1101);
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = ad_suite("capture info adapters");
+static const struct ts_test tests[] = {
+	{"13 on 12: _v3", test_13_on_12_takes_v3},
+	{"13 on 11: _v2, plain edges", test_13_on_11_takes_v2_with_plain_edges},
+	{"12 _v3 on 11: _v2, plain edges", test_12_v3_on_11_takes_v2_with_plain_edges},
+	{"12 _v3 on 13: 13's", test_12_v3_on_13_takes_13s},
+	{"12 _v2 on 13: 13's, no edge data", test_12_v2_on_13},
+	{"11 _v2 on 13: 13's, no edge data", test_11_v2_on_13},
+	{"11 three outputs on 13", test_11_three_outputs_on_13},
+	{"11 three outputs on 12: _v2", test_11_three_outputs_on_12_takes_v2},
+	{"11 three outputs on 11: forwards", test_11_three_outputs_on_11_forwards},
+	{NULL, NULL},
+};
 
-	if (!s)
-		return;
-	CU_add_test(s, "13 on 12: _v3", test_13_on_12_takes_v3);
-	CU_add_test(s, "13 on 11: _v2, plain edges", test_13_on_11_takes_v2_with_plain_edges);
-	CU_add_test(s, "12 _v3 on 11: _v2, plain edges",
-		    test_12_v3_on_11_takes_v2_with_plain_edges);
-	CU_add_test(s, "12 _v3 on 13: 13's", test_12_v3_on_13_takes_13s);
-	CU_add_test(s, "12 _v2 on 13: 13's, no edge data", test_12_v2_on_13);
-	CU_add_test(s, "11 _v2 on 13: 13's, no edge data", test_11_v2_on_13);
-	CU_add_test(s, "11 three outputs on 13", test_11_three_outputs_on_13);
-	CU_add_test(s, "11 three outputs on 12: _v2", test_11_three_outputs_on_12_takes_v2);
-	CU_add_test(s, "11 three outputs on 11: forwards", test_11_three_outputs_on_11_forwards);
-}
+static const struct ts_suite suite = {"capture info adapters", NULL, NULL, tests};
 
 int main(int argc, char **argv)
 {
@@ -329,5 +326,5 @@ int main(int argc, char **argv)
 						       {"capture_three", capture_three},
 						       {NULL, NULL}};
 
-	return ts_main(argc, argv, scenarios, register_suites);
+	return ts_main_suite(argc, argv, scenarios, &suite);
 }

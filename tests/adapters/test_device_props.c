@@ -673,17 +673,15 @@ static void test_choose(void)
 	ad_run_checked(11, "12", "choose_11_on_12");
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = ad_suite("device properties");
+static const struct ts_test tests[] = {
+	{"13-ABI cudaGetDeviceProperties on 12 (_v2) and 11", test_get_13},
+	{"12-ABI cudaGetDeviceProperties_v2 on 13 and 11", test_get_12},
+	{"11-ABI cudaGetDeviceProperties on 13 and 12", test_get_11},
+	{"cudaChooseDevice in the runtime's layout", test_choose},
+	{NULL, NULL},
+};
 
-	if (!s)
-		return;
-	CU_add_test(s, "13-ABI cudaGetDeviceProperties on 12 (_v2) and 11", test_get_13);
-	CU_add_test(s, "12-ABI cudaGetDeviceProperties_v2 on 13 and 11", test_get_12);
-	CU_add_test(s, "11-ABI cudaGetDeviceProperties on 13 and 12", test_get_11);
-	CU_add_test(s, "cudaChooseDevice in the runtime's layout", test_choose);
-}
+static const struct ts_suite suite = {"device properties", NULL, NULL, tests};
 
 int main(int argc, char **argv)
 {
@@ -703,5 +701,5 @@ int main(int argc, char **argv)
 		{NULL, NULL},
 	};
 
-	return ts_main(argc, argv, scenarios, register_suites);
+	return ts_main_suite(argc, argv, scenarios, &suite);
 }

@@ -147,24 +147,22 @@ static void test_11_on_12_4_takes_status_form(void)
 	AD_CALLED(&c, "ptsz", "cudaGetDriverEntryPoint_ptsz");
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = ad_suite("driver entry point adapters");
+static const struct ts_test tests[] = {
+	{"13 on 11: status from 11's answer", test_13_on_11},
+	{"12 on 11: status from 11's answer", test_12_on_11},
+	{"11 on 13: ByVersion 11080", test_11_on_13_pins_its_version},
+	{"11 on 12.4: status form", test_11_on_12_4_takes_status_form},
+	{"12 on 13: ByVersion 12040", test_12_on_13_pins_its_version},
+	{"13 on 13: forwarded", test_13_on_13_forwards},
+	{NULL, NULL},
+};
 
-	if (!s)
-		return;
-	CU_add_test(s, "13 on 11: status from 11's answer", test_13_on_11);
-	CU_add_test(s, "12 on 11: status from 11's answer", test_12_on_11);
-	CU_add_test(s, "11 on 13: ByVersion 11080", test_11_on_13_pins_its_version);
-	CU_add_test(s, "11 on 12.4: status form", test_11_on_12_4_takes_status_form);
-	CU_add_test(s, "12 on 13: ByVersion 12040", test_12_on_13_pins_its_version);
-	CU_add_test(s, "13 on 13: forwarded", test_13_on_13_forwards);
-}
+static const struct ts_suite suite = {"driver entry point adapters", NULL, NULL, tests};
 
 int main(int argc, char **argv)
 {
 	static const struct ts_scenario scenarios[] = {
 		{"entry_status", entry_status}, {"entry_11", entry_11}, {NULL, NULL}};
 
-	return ts_main(argc, argv, scenarios, register_suites);
+	return ts_main_suite(argc, argv, scenarios, &suite);
 }

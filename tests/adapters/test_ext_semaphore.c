@@ -93,30 +93,28 @@ static void expect_step(const struct ts_child *c, const char *step, const char *
 	AD_EXPECT_VALUE(c, key, 1);
 }
 
-/* A caller reaching the _v2 names of an 11 or 12 runtime. */
-static void expect_v2_targets(const struct ts_child *c)
+/* Every step reaching the _v2 name of an 11 or 12 runtime (v2 set), or
+ * 13's plain name, and never the other. */
+static void expect_targets(const struct ts_child *c, int v2)
 {
-	expect_step(c, "signal", "cudaSignalExternalSemaphoresAsync_v2",
-		    "cudaSignalExternalSemaphoresAsync", "signal_params", 77);
-	expect_step(c, "signal_ptsz", "cudaSignalExternalSemaphoresAsync_v2_ptsz",
-		    "cudaSignalExternalSemaphoresAsync_ptsz", "signal_params", 77);
-	expect_step(c, "wait", "cudaWaitExternalSemaphoresAsync_v2",
-		    "cudaWaitExternalSemaphoresAsync", "wait_params", 78);
-	expect_step(c, "wait_ptsz", "cudaWaitExternalSemaphoresAsync_v2_ptsz",
-		    "cudaWaitExternalSemaphoresAsync_ptsz", "wait_params", 78);
-}
+	static const struct {
+		const char *step, *v2_name, *plain_name, *params_key;
+		long long fence;
+	} steps[] = {
+		{"signal", "cudaSignalExternalSemaphoresAsync_v2",
+		 "cudaSignalExternalSemaphoresAsync", "signal_params", 77},
+		{"signal_ptsz", "cudaSignalExternalSemaphoresAsync_v2_ptsz",
+		 "cudaSignalExternalSemaphoresAsync_ptsz", "signal_params", 77},
+		{"wait", "cudaWaitExternalSemaphoresAsync_v2", "cudaWaitExternalSemaphoresAsync",
+		 "wait_params", 78},
+		{"wait_ptsz", "cudaWaitExternalSemaphoresAsync_v2_ptsz",
+		 "cudaWaitExternalSemaphoresAsync_ptsz", "wait_params", 78},
+	};
 
-/* A caller reaching 13's plain names. */
-static void expect_13_targets(const struct ts_child *c)
-{
-	expect_step(c, "signal", "cudaSignalExternalSemaphoresAsync",
-		    "cudaSignalExternalSemaphoresAsync_v2", "signal_params", 77);
-	expect_step(c, "signal_ptsz", "cudaSignalExternalSemaphoresAsync_ptsz",
-		    "cudaSignalExternalSemaphoresAsync_v2_ptsz", "signal_params", 77);
-	expect_step(c, "wait", "cudaWaitExternalSemaphoresAsync",
-		    "cudaWaitExternalSemaphoresAsync_v2", "wait_params", 78);
-	expect_step(c, "wait_ptsz", "cudaWaitExternalSemaphoresAsync_ptsz",
-		    "cudaWaitExternalSemaphoresAsync_v2_ptsz", "wait_params", 78);
+	for (size_t i = 0; i < sizeof steps / sizeof *steps; i++)
+		expect_step(c, steps[i].step, v2 ? steps[i].v2_name : steps[i].plain_name,
+			    v2 ? steps[i].plain_name : steps[i].v2_name, steps[i].params_key,
+			    steps[i].fence);
 }
 
 static void check(int abi, int fake_major)
@@ -125,10 +123,7 @@ static void check(int abi, int fake_major)
 
 	if (!ad_run_reported(abi, fake_major, abi == 13 ? "semaphores_13" : "semaphores_v2", &c))
 		return;
-	if (fake_major == 13)
-		expect_13_targets(&c);
-	else
-		expect_v2_targets(&c);
+	expect_targets(&c, fake_major != 13);
 }
 
 static void test_13_on_12(void)
@@ -161,24 +156,22 @@ static void test_11_on_12(void)
 	check(11, 12);
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = ad_suite("external semaphore adapters");
+static const struct ts_test tests[] = {
+	{"13 on 12: _v2", test_13_on_12},
+	{"13 on 11: _v2", test_13_on_11},
+	{"12 _v2 on 13: plain names", test_12_on_13},
+	{"11 _v2 on 13: plain names", test_11_on_13},
+	{"12 _v2 on 11: _v2", test_12_on_11},
+	{"11 _v2 on 12: _v2", test_11_on_12},
+	{NULL, NULL},
+};
 
-	if (!s)
-		return;
-	CU_add_test(s, "13 on 12: _v2", test_13_on_12);
-	CU_add_test(s, "13 on 11: _v2", test_13_on_11);
-	CU_add_test(s, "12 _v2 on 13: plain names", test_12_on_13);
-	CU_add_test(s, "11 _v2 on 13: plain names", test_11_on_13);
-	CU_add_test(s, "12 _v2 on 11: _v2", test_12_on_11);
-	CU_add_test(s, "11 _v2 on 12: _v2", test_11_on_12);
-}
+static const struct ts_suite suite = {"external semaphore adapters", NULL, NULL, tests};
 
 int main(int argc, char **argv)
 {
 	static const struct ts_scenario scenarios[] = {
 		{"semaphores_13", semaphores_13}, {"semaphores_v2", semaphores_v2}, {NULL, NULL}};
 
-	return ts_main(argc, argv, scenarios, register_suites);
+	return ts_main_suite(argc, argv, scenarios, &suite);
 }

@@ -157,15 +157,13 @@ static void test_older_on_13(void)
 	ad_run_checked(12, "11", "descriptors_forwarded");
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = ad_suite("external memory descriptors");
+static const struct ts_test tests[] = {
+	{"13-ABI on 12 and 11: as is, reserved words zero", test_13_on_older},
+	{"12- and 11-ABI on 13: widened", test_older_on_13},
+	{NULL, NULL},
+};
 
-	if (!s)
-		return;
-	CU_add_test(s, "13-ABI on 12 and 11: as is, reserved words zero", test_13_on_older);
-	CU_add_test(s, "12- and 11-ABI on 13: widened", test_older_on_13);
-}
+static const struct ts_suite suite = {"external memory descriptors", NULL, NULL, tests};
 
 int main(int argc, char **argv)
 {
@@ -176,5 +174,5 @@ int main(int argc, char **argv)
 		{NULL, NULL},
 	};
 
-	return ts_main(argc, argv, scenarios, register_suites);
+	return ts_main_suite(argc, argv, scenarios, &suite);
 }

@@ -354,21 +354,19 @@ static void test_plain_forwarded(void)
 	ad_run_checked(11, "12", "plain_forwarded");
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = ad_suite("graph edges");
+static const struct ts_test tests[] = {
+	{"13-ABI on 12.3+: the _v2 forms as they are", test_13_on_12},
+	{"13-ABI on 12.2: plain forms, default edges only", test_13_on_12_2},
+	{"13-ABI on 11: plain forms, default edges only", test_13_on_11},
+	{"13-ABI on 13: forwarded", test_13_on_13},
+	{"12-ABI on 13: plain with NULL edge data, _v2 as is", test_12_on_13},
+	{"12-ABI _v2 on 11 and 12.2: plain forms", test_12_v2_on_plain},
+	{"11-ABI on 13: plain with NULL edge data", test_11_on_13},
+	{"12/11-ABI plain forms on 12 and 11: forwarded", test_plain_forwarded},
+	{NULL, NULL},
+};
 
-	if (!s)
-		return;
-	CU_add_test(s, "13-ABI on 12.3+: the _v2 forms as they are", test_13_on_12);
-	CU_add_test(s, "13-ABI on 12.2: plain forms, default edges only", test_13_on_12_2);
-	CU_add_test(s, "13-ABI on 11: plain forms, default edges only", test_13_on_11);
-	CU_add_test(s, "13-ABI on 13: forwarded", test_13_on_13);
-	CU_add_test(s, "12-ABI on 13: plain with NULL edge data, _v2 as is", test_12_on_13);
-	CU_add_test(s, "12-ABI _v2 on 11 and 12.2: plain forms", test_12_v2_on_plain);
-	CU_add_test(s, "11-ABI on 13: plain with NULL edge data", test_11_on_13);
-	CU_add_test(s, "12/11-ABI plain forms on 12 and 11: forwarded", test_plain_forwarded);
-}
+static const struct ts_suite suite = {"graph edges", NULL, NULL, tests};
 
 int main(int argc, char **argv)
 {
@@ -383,5 +381,5 @@ int main(int argc, char **argv)
 		{NULL, NULL},
 	};
 
-	return ts_main(argc, argv, scenarios, register_suites);
+	return ts_main_suite(argc, argv, scenarios, &suite);
 }

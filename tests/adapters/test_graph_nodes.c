@@ -290,18 +290,15 @@ static void test_capture_older(void)
 	ad_run_checked(11, "13", "capture_11_on_13");
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = ad_suite("graph nodes and capture dependencies");
+static const struct ts_test tests[] = {
+	{"13-ABI generic nodes on 12.3+, 12.2 and 11", test_nodes_13},
+	{"12-ABI generic nodes on 13 and 12.2", test_nodes_12},
+	{"13-ABI cudaStreamUpdateCaptureDependencies on 12.3+, 12.2, 11", test_capture_13},
+	{"12- and 11-ABI cudaStreamUpdateCaptureDependencies", test_capture_older},
+	{NULL, NULL},
+};
 
-	if (!s)
-		return;
-	CU_add_test(s, "13-ABI generic nodes on 12.3+, 12.2 and 11", test_nodes_13);
-	CU_add_test(s, "12-ABI generic nodes on 13 and 12.2", test_nodes_12);
-	CU_add_test(s, "13-ABI cudaStreamUpdateCaptureDependencies on 12.3+, 12.2, 11",
-		    test_capture_13);
-	CU_add_test(s, "12- and 11-ABI cudaStreamUpdateCaptureDependencies", test_capture_older);
-}
+static const struct ts_suite suite = {"graph nodes and capture dependencies", NULL, NULL, tests};
 
 int main(int argc, char **argv)
 {
@@ -319,5 +316,5 @@ int main(int argc, char **argv)
 		{NULL, NULL},
 	};
 
-	return ts_main(argc, argv, scenarios, register_suites);
+	return ts_main_suite(argc, argv, scenarios, &suite);
 }

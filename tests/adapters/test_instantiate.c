@@ -238,22 +238,20 @@ static void test_11_update_on_12(void)
 	check_two_on(12);
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = ad_suite("graph instantiation and update adapters");
+static const struct ts_test tests[] = {
+	{"13 cudaGraphInstantiate on 11: WithFlags", test_13_on_11},
+	{"12 cudaGraphInstantiate on 11: WithFlags", test_12_on_11},
+	{"11 cudaGraphInstantiate on 13: WithParams", test_11_on_13},
+	{"11 cudaGraphInstantiate on 12: WithParams", test_11_on_12},
+	{"11 cudaGraphInstantiate on 11: forwards", test_11_on_11_forwards},
+	{"13 cudaGraphExecUpdate on 11: two outputs", test_13_update_on_11},
+	{"12 cudaGraphExecUpdate on 11: two outputs", test_12_update_on_11},
+	{"11 cudaGraphExecUpdate on 13: resultInfo", test_11_update_on_13},
+	{"11 cudaGraphExecUpdate on 12: resultInfo", test_11_update_on_12},
+	{NULL, NULL},
+};
 
-	if (!s)
-		return;
-	CU_add_test(s, "13 cudaGraphInstantiate on 11: WithFlags", test_13_on_11);
-	CU_add_test(s, "12 cudaGraphInstantiate on 11: WithFlags", test_12_on_11);
-	CU_add_test(s, "11 cudaGraphInstantiate on 13: WithParams", test_11_on_13);
-	CU_add_test(s, "11 cudaGraphInstantiate on 12: WithParams", test_11_on_12);
-	CU_add_test(s, "11 cudaGraphInstantiate on 11: forwards", test_11_on_11_forwards);
-	CU_add_test(s, "13 cudaGraphExecUpdate on 11: two outputs", test_13_update_on_11);
-	CU_add_test(s, "12 cudaGraphExecUpdate on 11: two outputs", test_12_update_on_11);
-	CU_add_test(s, "11 cudaGraphExecUpdate on 13: resultInfo", test_11_update_on_13);
-	CU_add_test(s, "11 cudaGraphExecUpdate on 12: resultInfo", test_11_update_on_12);
-}
+static const struct ts_suite suite = {"graph instantiation and update adapters", NULL, NULL, tests};
 
 int main(int argc, char **argv)
 {
@@ -263,5 +261,5 @@ int main(int argc, char **argv)
 						       {"update_two", update_two},
 						       {NULL, NULL}};
 
-	return ts_main(argc, argv, scenarios, register_suites);
+	return ts_main_suite(argc, argv, scenarios, &suite);
 }

@@ -278,23 +278,19 @@ static void test_round_trip(void)
 	CU_ASSERT_TRUE(all_equal(back, 36, 4, 0));
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = CU_add_suite("layout engine: hand-built tables", NULL, NULL);
+static const struct ts_test tests[] = {
+	{"give: old to new (moved, grown, nested, added)", test_give_old_to_new},
+	{"give: new to old (shrunk, padding not carried)", test_give_new_to_old},
+	{"give: policies refuse or drop, nothing written", test_give_refusals},
+	{"report: policies in the other direction", test_report_policies},
+	{"report: fields asked of the runtime", test_report_queries},
+	{"round trip through an older layout", test_round_trip},
+	{NULL, NULL},
+};
 
-	if (!s)
-		return;
-	CU_add_test(s, "give: old to new (moved, grown, nested, added)", test_give_old_to_new);
-	CU_add_test(s, "give: new to old (shrunk, padding not carried)", test_give_new_to_old);
-	CU_add_test(s, "give: policies refuse or drop, nothing written", test_give_refusals);
-	CU_add_test(s, "report: policies in the other direction", test_report_policies);
-	CU_add_test(s, "report: fields asked of the runtime", test_report_queries);
-	CU_add_test(s, "round trip through an older layout", test_round_trip);
-}
+static const struct ts_suite suite = {"layout engine: hand-built tables", NULL, NULL, tests};
 
 int main(int argc, char **argv)
 {
-	static const struct ts_scenario none[] = {{NULL, NULL}};
-
-	return ts_main(argc, argv, none, register_suites);
+	return ts_main_suite(argc, argv, NULL, &suite);
 }

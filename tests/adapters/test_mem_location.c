@@ -289,26 +289,23 @@ static void test_12_v2_on_11_takes_device(void)
 	AD_EXPECT_VALUE(&c, "ptsz.arg2", cudaCpuDeviceId);
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = ad_suite("memory location adapters");
+static const struct ts_test tests[] = {
+	{"13 cudaMemAdvise on 12: _v2", test_13_advise_on_12_takes_v2},
+	{"13 cudaMemAdvise on 11: device", test_13_advise_on_11_takes_device},
+	{"13 cudaMemAdvise on 13: forwards", test_13_advise_on_13_forwards},
+	{"13 cudaMemPrefetchAsync on 12: _v2", test_13_prefetch_on_12_takes_v2},
+	{"13 cudaMemPrefetchAsync on 11: device", test_13_prefetch_on_11_takes_device},
+	{"12 cudaMemAdvise on 13: location", test_12_advise_on_13},
+	{"11 cudaMemAdvise on 13: location", test_11_advise_on_13},
+	{"12 cudaMemPrefetchAsync on 13: location", test_12_prefetch_on_13},
+	{"11 cudaMemPrefetchAsync on 13: location", test_11_prefetch_on_13},
+	{"12 cudaMemAdvise on 11: forwards", test_12_advise_on_11_forwards},
+	{"12 _v2 names on 13: plain names", test_12_v2_on_13_takes_plain_names},
+	{"12 _v2 names on 11: device", test_12_v2_on_11_takes_device},
+	{NULL, NULL},
+};
 
-	if (!s)
-		return;
-	CU_add_test(s, "13 cudaMemAdvise on 12: _v2", test_13_advise_on_12_takes_v2);
-	CU_add_test(s, "13 cudaMemAdvise on 11: device", test_13_advise_on_11_takes_device);
-	CU_add_test(s, "13 cudaMemAdvise on 13: forwards", test_13_advise_on_13_forwards);
-	CU_add_test(s, "13 cudaMemPrefetchAsync on 12: _v2", test_13_prefetch_on_12_takes_v2);
-	CU_add_test(s, "13 cudaMemPrefetchAsync on 11: device",
-		    test_13_prefetch_on_11_takes_device);
-	CU_add_test(s, "12 cudaMemAdvise on 13: location", test_12_advise_on_13);
-	CU_add_test(s, "11 cudaMemAdvise on 13: location", test_11_advise_on_13);
-	CU_add_test(s, "12 cudaMemPrefetchAsync on 13: location", test_12_prefetch_on_13);
-	CU_add_test(s, "11 cudaMemPrefetchAsync on 13: location", test_11_prefetch_on_13);
-	CU_add_test(s, "12 cudaMemAdvise on 11: forwards", test_12_advise_on_11_forwards);
-	CU_add_test(s, "12 _v2 names on 13: plain names", test_12_v2_on_13_takes_plain_names);
-	CU_add_test(s, "12 _v2 names on 11: device", test_12_v2_on_11_takes_device);
-}
+static const struct ts_suite suite = {"memory location adapters", NULL, NULL, tests};
 
 int main(int argc, char **argv)
 {
@@ -317,5 +314,5 @@ int main(int argc, char **argv)
 		{"advise_device", advise_device},     {"prefetch_device", prefetch_device},
 		{"location_v2", location_v2},	      {NULL, NULL}};
 
-	return ts_main(argc, argv, scenarios, register_suites);
+	return ts_main_suite(argc, argv, scenarios, &suite);
 }

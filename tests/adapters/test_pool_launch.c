@@ -261,15 +261,13 @@ static void test_launch_attributes(void)
 	ad_run_checked(11, "12", "launch_older_on_newer");
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = ad_suite("pool properties and launch attributes");
+static const struct ts_test tests[] = {
+	{"cudaMemPoolProps: maxSize (12) and usage (13)", test_pool_props},
+	{"launch attribute ids each major knows", test_launch_attributes},
+	{NULL, NULL},
+};
 
-	if (!s)
-		return;
-	CU_add_test(s, "cudaMemPoolProps: maxSize (12) and usage (13)", test_pool_props);
-	CU_add_test(s, "launch attribute ids each major knows", test_launch_attributes);
-}
+static const struct ts_suite suite = {"pool properties and launch attributes", NULL, NULL, tests};
 
 int main(int argc, char **argv)
 {
@@ -286,5 +284,5 @@ int main(int argc, char **argv)
 		{NULL, NULL},
 	};
 
-	return ts_main(argc, argv, scenarios, register_suites);
+	return ts_main_suite(argc, argv, scenarios, &suite);
 }

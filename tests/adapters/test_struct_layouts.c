@@ -95,15 +95,13 @@ static void test_func_attributes(void)
 	ad_run_checked(13, "12", "func_forwarded");
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = ad_suite("struct layouts");
+static const struct ts_test tests[] = {
+	{"cudaPointerGetAttributes: 24 and 88 bytes", test_pointer_attributes},
+	{"cudaFuncGetAttributes: 56 and 144 bytes", test_func_attributes},
+	{NULL, NULL},
+};
 
-	if (!s)
-		return;
-	CU_add_test(s, "cudaPointerGetAttributes: 24 and 88 bytes", test_pointer_attributes);
-	CU_add_test(s, "cudaFuncGetAttributes: 56 and 144 bytes", test_func_attributes);
-}
+static const struct ts_suite suite = {"struct layouts", NULL, NULL, tests};
 
 int main(int argc, char **argv)
 {
@@ -117,5 +115,5 @@ int main(int argc, char **argv)
 		{NULL, NULL},
 	};
 
-	return ts_main(argc, argv, scenarios, register_suites);
+	return ts_main_suite(argc, argv, scenarios, &suite);
 }

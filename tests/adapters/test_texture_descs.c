@@ -317,16 +317,14 @@ static void test_11(void)
 	ad_run_checked(11, "13", "texture_11_on_13");
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = ad_suite("texture and surface descriptors");
+static const struct ts_test tests[] = {
+	{"13-ABI on 12, 11 and an 11 without _v2", test_13},
+	{"12-ABI on 13 and 11", test_12},
+	{"11-ABI (and its _v2 forms) on 12 and 13", test_11},
+	{NULL, NULL},
+};
 
-	if (!s)
-		return;
-	CU_add_test(s, "13-ABI on 12, 11 and an 11 without _v2", test_13);
-	CU_add_test(s, "12-ABI on 13 and 11", test_12);
-	CU_add_test(s, "11-ABI (and its _v2 forms) on 12 and 13", test_11);
-}
+static const struct ts_suite suite = {"texture and surface descriptors", NULL, NULL, tests};
 
 int main(int argc, char **argv)
 {
@@ -341,5 +339,5 @@ int main(int argc, char **argv)
 		{NULL, NULL},
 	};
 
-	return ts_main(argc, argv, scenarios, register_suites);
+	return ts_main_suite(argc, argv, scenarios, &suite);
 }

@@ -112,22 +112,20 @@ static void test_13_exports_none(void)
 	}
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = ad_suite("cudaThread* adapters");
+static const struct ts_test tests[] = {
+	{"12 cudaThread* on 13: cudaDevice*", test_12_on_13},
+	{"11 cudaThread* on 13: cudaDevice*", test_11_on_13},
+	{"12 cudaThread* on 12: forwards", test_12_on_12_forwards},
+	{"13-ABI stub exports no cudaThread*", test_13_exports_none},
+	{NULL, NULL},
+};
 
-	if (!s)
-		return;
-	CU_add_test(s, "12 cudaThread* on 13: cudaDevice*", test_12_on_13);
-	CU_add_test(s, "11 cudaThread* on 13: cudaDevice*", test_11_on_13);
-	CU_add_test(s, "12 cudaThread* on 12: forwards", test_12_on_12_forwards);
-	CU_add_test(s, "13-ABI stub exports no cudaThread*", test_13_exports_none);
-}
+static const struct ts_suite suite = {"cudaThread* adapters", NULL, NULL, tests};
 
 int main(int argc, char **argv)
 {
 	static const struct ts_scenario scenarios[] = {
 		{"thread_calls", thread_calls}, {"thread_exports", thread_exports}, {NULL, NULL}};
 
-	return ts_main(argc, argv, scenarios, register_suites);
+	return ts_main_suite(argc, argv, scenarios, &suite);
 }

@@ -101,17 +101,17 @@ static void test_walked_folders(void)
 	free(info);
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = CU_add_suite("aarch64 default folders", suite_init, suite_clean);
+static const struct ts_test tests[] = {
+	{"the folders step 5 walks include " FOLDER, test_walked_folders},
+	{"the loader's search loads from " FOLDER, test_default_folder},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "the folders step 5 walks include " FOLDER, test_walked_folders);
-	CU_add_test(s, "the loader's search loads from " FOLDER, test_default_folder);
-}
+static const struct ts_suite suite = {"aarch64 default folders", suite_init, suite_clean, tests};
 
 static const struct ts_scenario scenarios[] = {LD_PROBE_SCENARIO, {NULL, NULL}};
 
 int main(int argc, char **argv)
 {
-	return ts_main(argc, argv, scenarios, register_suites);
+	return ts_main_suite(argc, argv, scenarios, &suite);
 }

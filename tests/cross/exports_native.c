@@ -91,14 +91,14 @@ static void test_same_exports(void)
 	ts_names_free(&files);
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = CU_add_suite("cross build exports", NULL, NULL);
+static const struct ts_test tests[] = {
+	{"every stub exports what the native build's exports", test_same_exports},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "every stub exports what the native build's exports", test_same_exports);
-}
+static const struct ts_suite suite = {"cross build exports", NULL, NULL, tests};
 
 int main(int argc, char **argv)
 {
-	return ts_main(argc, argv, NULL, register_suites);
+	return ts_main_suite(argc, argv, NULL, &suite);
 }

@@ -57,6 +57,21 @@ const struct cd_lib *cd_libs(void);
  * shims: printed SKIP). */
 const char *cd_lib_path(const struct cd_lib *lib);
 
+/* What a suite of cd_main runs its tests for. */
+struct cd_selection {
+	const struct cd_lib *lib;
+	int way;	/* its index in the ways given; 0 without */
+	char label[96]; /* "<library>, <way>", or the library's label alone */
+};
+extern struct cd_selection cd_selected;
+
+/* ts_main for a driver suite: the tests in a suite per library and way
+ * (ways: NULL-ended, or NULL for one way), named "<title>: <label>", in
+ * that order; before a suite's tests, cd_selected says what they run for.
+ * (cd_suites.c) */
+int cd_main(int argc, char **argv, const struct ts_scenario *scenarios, const char *title,
+	    const char *const *ways, const struct ts_test *tests);
+
 /* Build outputs and sources (static strings). */
 const char *cd_stub(void);	   /* <build>/stubs/cuda_driver/libcuda_stub.so */
 const char *cd_shim(void);	   /* <build>/shim/driver/libcuda.so.1, or NULL */

@@ -168,17 +168,15 @@ static const struct ts_scenario scenarios[] = {{"calls", scenario_calls}, {NULL,
 
 /* ---- the parent ---- */
 
-static const struct cd_lib *lib;
-
 static int run(struct ts_child *c)
 {
 	struct ts_env env = {0};
 
-	if (!cd_lib_path(lib))
+	if (!cd_lib_path(cd_selected.lib))
 		return 0;
-	ts_env_add(&env, CD_LIB_VAR "=%s", lib->path);
+	ts_env_add(&env, CD_LIB_VAR "=%s", cd_selected.lib->path);
 	ts_env_add(&env, "CUDASTUB_CUDA_PATH=%s", cd_fake());
-	return ts_run_scenario(lib->label, "calls", &env, c);
+	return ts_run_scenario(cd_selected.label, "calls", &env, c);
 }
 
 static void test_loads_fake(void)
@@ -187,13 +185,13 @@ static void test_loads_fake(void)
 
 	if (!run(&c))
 		return;
-	TS_EXPECT_INT(lib->label, &c, "load", CUDASTUB_STATE_LOADED);
-	TS_EXPECT(lib->label, &c, "info_path", cd_fake());
-	TS_EXPECT(lib->label, &c, "info_version", "12.4");
-	TS_EXPECT_INT(lib->label, &c, "info_source", CUDASTUB_SOURCE_OVERRIDE);
-	TS_EXPECT_INT(lib->label, &c, "fake_loaded", 1);
-	TS_EXPECT_INT(lib->label, &c, "dv_rc", CD_SUCCESS);
-	TS_EXPECT_INT(lib->label, &c, "dv", 12040);
+	TS_EXPECT_INT(cd_selected.label, &c, "load", CUDASTUB_STATE_LOADED);
+	TS_EXPECT(cd_selected.label, &c, "info_path", cd_fake());
+	TS_EXPECT(cd_selected.label, &c, "info_version", "12.4");
+	TS_EXPECT_INT(cd_selected.label, &c, "info_source", CUDASTUB_SOURCE_OVERRIDE);
+	TS_EXPECT_INT(cd_selected.label, &c, "fake_loaded", 1);
+	TS_EXPECT_INT(cd_selected.label, &c, "dv_rc", CD_SUCCESS);
+	TS_EXPECT_INT(cd_selected.label, &c, "dv", 12040);
 }
 
 /* name reached want, and the pair has run legacy_calls and v2_calls times */
@@ -203,13 +201,13 @@ static void expect_reached(const struct ts_child *c, const char *name, const cha
 	char key[128];
 
 	snprintf(key, sizeof key, "%s_rc", name);
-	TS_EXPECT_INT(lib->label, c, key, CD_SUCCESS);
+	TS_EXPECT_INT(cd_selected.label, c, key, CD_SUCCESS);
 	snprintf(key, sizeof key, "%s_last", name);
-	TS_EXPECT(lib->label, c, key, want);
+	TS_EXPECT(cd_selected.label, c, key, want);
 	snprintf(key, sizeof key, "%s_legacy_calls", name);
-	TS_EXPECT_INT(lib->label, c, key, legacy_calls);
+	TS_EXPECT_INT(cd_selected.label, c, key, legacy_calls);
 	snprintf(key, sizeof key, "%s_v2_calls", name);
-	TS_EXPECT_INT(lib->label, c, key, v2_calls);
+	TS_EXPECT_INT(cd_selected.label, c, key, v2_calls);
 }
 
 static void test_legacy_and_v2(void)
@@ -219,14 +217,14 @@ static void test_legacy_and_v2(void)
 	if (!run(&c))
 		return;
 	expect_reached(&c, "cuMemAlloc", "cuMemAlloc", 1, 0);
-	TS_EXPECT(lib->label, &c, "cuMemAlloc_value", "0xaaaaaaaa10000010");
+	TS_EXPECT(cd_selected.label, &c, "cuMemAlloc_value", "0xaaaaaaaa10000010");
 	expect_reached(&c, "cuMemAlloc_v2", "cuMemAlloc_v2", 1, 1);
-	TS_EXPECT(lib->label, &c, "cuMemAlloc_v2_value", "0x7f0000000010");
+	TS_EXPECT(cd_selected.label, &c, "cuMemAlloc_v2_value", "0x7f0000000010");
 	expect_reached(&c, "cuCtxCreate", "cuCtxCreate", 1, 0);
-	TS_EXPECT_INT(lib->label, &c, "cuCtxCreate_ctx_is_legacy", 1);
+	TS_EXPECT_INT(cd_selected.label, &c, "cuCtxCreate_ctx_is_legacy", 1);
 	/* the direct call above counts as the second legacy one */
 	expect_reached(&c, "cuCtxCreate_v2", "cuCtxCreate_v2", 2, 1);
-	TS_EXPECT_INT(lib->label, &c, "cuCtxCreate_v2_ctx_is_legacy", 0);
+	TS_EXPECT_INT(cd_selected.label, &c, "cuCtxCreate_v2_ctx_is_legacy", 0);
 }
 
 static void expect_get_proc(const struct ts_child *c, const char *symbol, int version,
@@ -237,21 +235,21 @@ static void expect_get_proc(const struct ts_child *c, const char *symbol, int ve
 	snprintf(name, sizeof name, "gpa_%s_%d", symbol, version);
 	expect_reached(c, name, "cuGetProcAddress", n, n - 1);
 	snprintf(key, sizeof key, "%s_version", name);
-	TS_EXPECT_INT(lib->label, c, key, version);
+	TS_EXPECT_INT(cd_selected.label, c, key, version);
 	snprintf(key, sizeof key, "%s_flags", name);
-	TS_EXPECT_INT(lib->label, c, key, 1);
+	TS_EXPECT_INT(cd_selected.label, c, key, 1);
 	snprintf(key, sizeof key, "%s_is", name);
-	TS_EXPECT(lib->label, c, key, is);
+	TS_EXPECT(cd_selected.label, c, key, is);
 	snprintf(name, sizeof name, "gpa2_%s_%d", symbol, version);
 	expect_reached(c, name, "cuGetProcAddress_v2", n, n);
 	snprintf(key, sizeof key, "%s_version", name);
-	TS_EXPECT_INT(lib->label, c, key, version);
+	TS_EXPECT_INT(cd_selected.label, c, key, version);
 	snprintf(key, sizeof key, "%s_flags", name);
-	TS_EXPECT_INT(lib->label, c, key, 2);
+	TS_EXPECT_INT(cd_selected.label, c, key, 2);
 	snprintf(key, sizeof key, "%s_status", name);
-	TS_EXPECT_INT(lib->label, c, key, 0);
+	TS_EXPECT_INT(cd_selected.label, c, key, 0);
 	snprintf(key, sizeof key, "%s_is", name);
-	TS_EXPECT(lib->label, c, key, is);
+	TS_EXPECT(cd_selected.label, c, key, is);
 }
 
 static void test_get_proc_address(void)
@@ -266,39 +264,15 @@ static void test_get_proc_address(void)
 	expect_get_proc(&c, "cuGetProcAddress", 12000, "cuGetProcAddress_v2", 4);
 }
 
-static int select_stub(void)
-{
-	lib = &cd_libs()[0];
-	return 0;
-}
-
-static int select_shim(void)
-{
-	lib = &cd_libs()[1];
-	return 0;
-}
-
-static void register_suites(void)
-{
-	static const struct {
-		const char *name;
-		int (*select)(void);
-	} suites[] = {{"fake driver through the stub", select_stub},
-		      {"fake driver through the shim", select_shim}};
-
-	for (size_t i = 0; i < sizeof suites / sizeof *suites; i++) {
-		CU_pSuite s = CU_add_suite(suites[i].name, suites[i].select, NULL);
-
-		CU_add_test(s, "loads the fake, which reports 12040", test_loads_fake);
-		CU_add_test(s, "legacy names reach legacy symbols, _v2 names _v2 symbols",
-			    test_legacy_and_v2);
-		CU_add_test(s,
-			    "cuGetProcAddress and _v2 reach their own symbols, pointers unchanged",
-			    test_get_proc_address);
-	}
-}
+static const struct ts_test tests[] = {
+	{"loads the fake, which reports 12040", test_loads_fake},
+	{"legacy names reach legacy symbols, _v2 names _v2 symbols", test_legacy_and_v2},
+	{"cuGetProcAddress and _v2 reach their own symbols, pointers unchanged",
+	 test_get_proc_address},
+	{NULL, NULL},
+};
 
 int main(int argc, char **argv)
 {
-	return ts_main(argc, argv, scenarios, register_suites);
+	return cd_main(argc, argv, scenarios, "fake driver", NULL, tests);
 }

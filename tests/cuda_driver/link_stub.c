@@ -54,40 +54,46 @@ static const struct ts_scenario scenarios[] = {{"search", scenario_search}, {NUL
 
 /* ---- the parent ---- */
 
-static const struct cd_lib *lib;
-
-/* The link-time stub as <tmp>/libcuda.so.1 (copy), and its folder. */
-static int lay_out(char *dir, size_t dir_size, char *copy, size_t copy_size)
+/*
+ * Runs the search with the link-time stub as libcuda.so.1 (its path in
+ * copy, for the tried list) in a folder of its own, first on the path,
+ * then driver's folder (NULL: none). 1 when the child ran; the folder is
+ * gone by then.
+ */
+static int search_behind_link_stub(const char *label, const char *driver, char *copy,
+				   size_t copy_size, struct ts_child *c)
 {
 	const char *link_stub = ts_link_stub_libcuda();
+	char tmp[PATH_MAX];
+	struct ts_env env = {0};
+	int ran;
 
 	if (!link_stub)
 		return 0;
-	CU_ASSERT_PTR_NOT_NULL_FATAL(ts_tmpdir("linkstub", dir, dir_size));
-	snprintf(copy, copy_size, "%s/libcuda.so.1", dir);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(ts_tmpdir("linkstub", tmp, sizeof tmp));
+	snprintf(copy, copy_size, "%s/libcuda.so.1", tmp);
 	CU_ASSERT_EQUAL_FATAL(ts_copy_file(link_stub, copy), 0);
-	return 1;
+	if (driver)
+		ts_env_add(&env, "LD_LIBRARY_PATH=%s:%s", tmp, driver);
+	else
+		ts_env_add(&env, "LD_LIBRARY_PATH=%s", tmp);
+	ts_env_add(&env, CD_LIB_VAR "=%s", cd_selected.lib->path);
+	ts_env_add(&env, CD_LINK_COPY_VAR "=%s", copy);
+	ran = ts_run_scenario(label, "search", &env, c);
+	ts_remove_tree(tmp);
+	return ran;
 }
 
 static void test_link_stub_first(void)
 {
 	const char *label = "link-time stub first, driver 550 later";
-	char tmp[PATH_MAX], copy[PATH_MAX + 16], driver[PATH_MAX], file[PATH_MAX + 16];
+	char copy[PATH_MAX + 16], driver[PATH_MAX], file[PATH_MAX + 16];
 	char want[PATH_MAX], got[PATH_MAX];
-	struct ts_env env = {0};
 	struct ts_child c;
 	const char *path;
-	int ran;
 
-	if (!cd_lib_path(lib) || !ts_driver_dir(driver, sizeof driver) ||
-	    !lay_out(tmp, sizeof tmp, copy, sizeof copy))
-		return;
-	ts_env_add(&env, "LD_LIBRARY_PATH=%s:%s", tmp, driver);
-	ts_env_add(&env, CD_LIB_VAR "=%s", lib->path);
-	ts_env_add(&env, CD_LINK_COPY_VAR "=%s", copy);
-	ran = ts_run_scenario(label, "search", &env, &c);
-	ts_remove_tree(tmp);
-	if (!ran)
+	if (!cd_lib_path(cd_selected.lib) || !ts_driver_dir(driver, sizeof driver) ||
+	    !search_behind_link_stub(label, driver, copy, sizeof copy, &c))
 		return;
 	TS_EXPECT_INT(label, &c, "load", CUDASTUB_STATE_LOADED);
 	TS_EXPECT(label, &c, "info_version", "12.4");
@@ -107,25 +113,16 @@ static void test_link_stub_first(void)
 static void test_link_stub_alone(void)
 {
 	const char *label = "link-time stub alone";
-	char tmp[PATH_MAX], copy[PATH_MAX + 16];
-	struct ts_env env = {0};
+	char copy[PATH_MAX + 16];
 	struct ts_child c;
-	int ran;
 
-	if (!cd_lib_path(lib))
+	if (!cd_lib_path(cd_selected.lib))
 		return;
 	if (ts_machine_has_driver()) {
 		ts_unavailable("this machine has a driver (libcuda.so.1): a search finds it");
 		return;
 	}
-	if (!lay_out(tmp, sizeof tmp, copy, sizeof copy))
-		return;
-	ts_env_add(&env, "LD_LIBRARY_PATH=%s", tmp);
-	ts_env_add(&env, CD_LIB_VAR "=%s", lib->path);
-	ts_env_add(&env, CD_LINK_COPY_VAR "=%s", copy);
-	ran = ts_run_scenario(label, "search", &env, &c);
-	ts_remove_tree(tmp);
-	if (!ran)
+	if (!search_behind_link_stub(label, NULL, copy, sizeof copy, &c))
 		return;
 	TS_EXPECT_INT(label, &c, "load", CUDASTUB_STATE_NOT_FOUND);
 	TS_EXPECT(label, &c, "info_path", "(null)");
@@ -138,37 +135,13 @@ static void test_link_stub_alone(void)
 	TS_EXPECT_HAS(label, &c, "string_no_driver", "CUDASTUB_CUDA_PATH");
 }
 
-static int select_stub(void)
-{
-	lib = &cd_libs()[0];
-	return 0;
-}
-
-static int select_shim(void)
-{
-	lib = &cd_libs()[1];
-	return 0;
-}
-
-static void register_suites(void)
-{
-	static const struct {
-		const char *name;
-		int (*select)(void);
-	} suites[] = {{"NVIDIA's link-time stub: stub", select_stub},
-		      {"NVIDIA's link-time stub: shim", select_shim}};
-
-	for (size_t i = 0; i < sizeof suites / sizeof *suites; i++) {
-		CU_pSuite s = CU_add_suite(suites[i].name, suites[i].select, NULL);
-
-		CU_add_test(s, "first on LD_LIBRARY_PATH: skipped, the real driver is used",
-			    test_link_stub_first);
-		CU_add_test(s, "alone: not found, cuDriverGetVersion 100 and 0",
-			    test_link_stub_alone);
-	}
-}
+static const struct ts_test tests[] = {
+	{"first on LD_LIBRARY_PATH: skipped, the real driver is used", test_link_stub_first},
+	{"alone: not found, cuDriverGetVersion 100 and 0", test_link_stub_alone},
+	{NULL, NULL},
+};
 
 int main(int argc, char **argv)
 {
-	return ts_main(argc, argv, scenarios, register_suites);
+	return cd_main(argc, argv, scenarios, "NVIDIA's link-time stub", NULL, tests);
 }

@@ -66,18 +66,18 @@ static void test_abi_11(void)
 	cell(11, "11.8");
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = CU_add_suite("driver matrix: stub ABI x real driver", NULL, NULL);
+static const struct ts_test tests[] = {
+	{"13-ABI stub on driver 550", test_abi_13},
+	{"12-ABI stub on driver 550", test_abi_12},
+	{"11-ABI stub on driver 550", test_abi_11},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "13-ABI stub on driver 550", test_abi_13);
-	CU_add_test(s, "12-ABI stub on driver 550", test_abi_12);
-	CU_add_test(s, "11-ABI stub on driver 550", test_abi_11);
-}
+static const struct ts_suite suite = {"driver matrix: stub ABI x real driver", NULL, NULL, tests};
 
 static const struct ts_scenario scenarios[] = {TS_MATRIX_SCENARIO, {NULL, NULL}};
 
 int main(int argc, char **argv)
 {
-	return ts_main(argc, argv, scenarios, register_suites);
+	return ts_main_suite(argc, argv, scenarios, &suite);
 }

@@ -20,24 +20,26 @@
 
 #include "no_driver.h"
 
-static const struct cd_lib *lib;
-static int by_search;
-static char label[64];
+/* The ways the driver is missing, in the order of the suites. */
+enum { BY_PATH_VAR, BY_SEARCH };
+static const char *const ways[] = {"CUDASTUB_CUDA_PATH=/nonexistent", "nothing found", NULL};
+/* the selection's label, for messages */
+static const char *const label = cd_selected.label;
 
 static int run(const char *scenario, struct ts_child *c)
 {
 	struct ts_env env = {0};
 
-	if (!cd_lib_path(lib))
+	if (!cd_lib_path(cd_selected.lib))
 		return 0;
-	if (by_search && ts_machine_has_driver()) {
+	if (cd_selected.way == BY_SEARCH && ts_machine_has_driver()) {
 		ts_unavailable("this machine has a driver (libcuda.so.1): a search finds it");
 		return 0;
 	}
-	ts_env_add(&env, CD_LIB_VAR "=%s", lib->path);
+	ts_env_add(&env, CD_LIB_VAR "=%s", cd_selected.lib->path);
 	ts_env_add(&env, CD_SYMBOLS_VAR "=%s", cd_symbols_file());
 	ts_env_add(&env, CD_ABI_VAR "=%s", cd_abi_record());
-	if (!by_search)
+	if (cd_selected.way == BY_PATH_VAR)
 		ts_env_add(&env, "CUDASTUB_CUDA_PATH=/nonexistent");
 	return ts_run_scenario(label, scenario, &env, c);
 }
@@ -69,11 +71,12 @@ static void test_probes(void)
 	TS_EXPECT_INT(label, &c, "count", 0);
 	TS_EXPECT_INT(label, &c, "count_null_rc", CD_NO_DRIVER);
 	TS_EXPECT_INT(label, &c, "load",
-		      by_search ? CUDASTUB_STATE_NOT_FOUND : CUDASTUB_STATE_OVERRIDE_FAILED);
+		      cd_selected.way == BY_SEARCH ? CUDASTUB_STATE_NOT_FOUND
+						   : CUDASTUB_STATE_OVERRIDE_FAILED);
 	TS_EXPECT_INT(label, &c, "info_search_runs", 1);
 	TS_EXPECT(label, &c, "info_path", "(null)");
 	TS_EXPECT(label, &c, "info_version", "0.0");
-	if (by_search) {
+	if (cd_selected.way == BY_SEARCH) {
 		TS_EXPECT_HAS(label, &c, "info_error", "libcuda");
 	} else {
 		TS_EXPECT_HAS(label, &c, "info_error", "CUDASTUB_CUDA_PATH=/nonexistent");
@@ -105,14 +108,6 @@ static void test_errors(void)
 	TS_EXPECT(label, &c, "string_34", "CUDA_ERROR_STUB_LIBRARY");
 }
 
-static void select_suite(int i)
-{
-	lib = &cd_libs()[i / 2];
-	by_search = i % 2;
-	snprintf(label, sizeof label, "%s, %s", lib->label,
-		 by_search ? "nothing found" : "CUDASTUB_CUDA_PATH=/nonexistent");
-}
-
 static const struct ts_test tests[] = {
 	{"every export, zero arguments: 100, no crash", test_every_export},
 	{"cuDriverGetVersion and cuDeviceGetCount: 100, outputs 0", test_probes},
@@ -120,18 +115,7 @@ static const struct ts_test tests[] = {
 	{NULL, NULL},
 };
 
-static void suite_name(int i, char *buf, size_t size)
-{
-	snprintf(buf, size, "no driver: %s, %s", cd_libs()[i / 2].label,
-		 i % 2 ? "nothing found" : "CUDASTUB_CUDA_PATH=/nonexistent");
-}
-
-static void register_suites(void)
-{
-	ts_add_selected_suites(2 * CD_LIB_COUNT, suite_name, select_suite, tests);
-}
-
 int main(int argc, char **argv)
 {
-	return ts_main(argc, argv, nd_scenarios, register_suites);
+	return cd_main(argc, argv, nd_scenarios, "no driver", ways, tests);
 }

@@ -24,9 +24,11 @@
 
 #include "real_driver.h"
 
-static const struct cd_lib *lib;
-static int by_path_var;
-static char label[64];
+/* The ways to find the driver, in the order of the suites. */
+enum { BY_PATH_VAR, BY_LIBRARY_PATH };
+static const char *const ways[] = {"CUDASTUB_CUDA_PATH", "LD_LIBRARY_PATH", NULL};
+/* the selection's label, for messages */
+static const char *const label = cd_selected.label;
 static const char *pin; /* CUDASTUB_CUDA_MAJOR for the next run, or NULL */
 
 static int run(const char *scenario, struct ts_child *c, char *file, size_t size)
@@ -34,15 +36,16 @@ static int run(const char *scenario, struct ts_child *c, char *file, size_t size
 	struct ts_env env = {0};
 	char dir[PATH_MAX];
 
-	if (!cd_lib_path(lib) || !cd_driver_file(file, size) || !ts_driver_dir(dir, sizeof dir))
+	if (!cd_lib_path(cd_selected.lib) || !cd_driver_file(file, size) ||
+	    !ts_driver_dir(dir, sizeof dir))
 		return 0;
-	if (by_path_var)
+	if (cd_selected.way == BY_PATH_VAR)
 		ts_env_add(&env, "CUDASTUB_CUDA_PATH=%s", file);
 	else
 		ts_env_add(&env, "LD_LIBRARY_PATH=%s", dir);
 	if (pin)
 		ts_env_add(&env, "CUDASTUB_CUDA_MAJOR=%s", pin);
-	ts_env_add(&env, CD_LIB_VAR "=%s", lib->path);
+	ts_env_add(&env, CD_LIB_VAR "=%s", cd_selected.lib->path);
 	ts_env_add(&env, CD_DRIVER_VAR "=%s", file);
 	ts_env_add(&env, CD_SYMBOLS_VAR "=%s", cd_symbols_file());
 	ts_env_add(&env, CD_ABI_VAR "=%s", cd_abi_record());
@@ -61,8 +64,9 @@ static void test_load(void)
 	TS_EXPECT_INT(label, &c, "info_search_runs", 1);
 	TS_EXPECT_INT(label, &c, "direct_already_loaded", 1);
 	TS_EXPECT_INT(label, &c, "info_source",
-		      by_path_var ? CUDASTUB_SOURCE_OVERRIDE : CUDASTUB_SOURCE_LOADER_SEARCH);
-	if (by_path_var)
+		      cd_selected.way == BY_PATH_VAR ? CUDASTUB_SOURCE_OVERRIDE
+						     : CUDASTUB_SOURCE_LOADER_SEARCH);
+	if (cd_selected.way == BY_PATH_VAR)
 		TS_EXPECT(label, &c, "info_path", file);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(realpath(file, real));
 	TS_EXPECT(label, &c, "info_path_real", real);
@@ -85,7 +89,8 @@ static void test_pin(void)
 	if (!run("search", &c, file, sizeof file))
 		goto done;
 	TS_EXPECT_INT(label, &c, "load",
-		      by_path_var ? CUDASTUB_STATE_OVERRIDE_FAILED : CUDASTUB_STATE_NOT_FOUND);
+		      cd_selected.way == BY_PATH_VAR ? CUDASTUB_STATE_OVERRIDE_FAILED
+						     : CUDASTUB_STATE_NOT_FOUND);
 	snprintf(reason, sizeof reason, "skipped: version 12.4, but CUDASTUB_CUDA_MAJOR=13");
 	/* the skip is an attempt; the error string, one line, names the pin */
 	CU_ASSERT(ts_attempts_with(&c, "", reason) >= 1);
@@ -100,21 +105,6 @@ done:
 	pin = NULL;
 }
 
-static void expect_three_ways(const struct ts_child *calls, const struct ts_child *fresh,
-			      const char *key)
-{
-	char stub[64], direct[64], other[64];
-	const char *v;
-
-	snprintf(stub, sizeof stub, "stub_%s", key);
-	snprintf(direct, sizeof direct, "direct_%s", key);
-	snprintf(other, sizeof other, "fresh_%s", key);
-	TS_EXPECT_SAME(label, calls, stub, direct);
-	v = ts_value(calls, stub);
-	snprintf(stub, sizeof stub, "%s", v ? v : "(missing from the stub's child)");
-	TS_EXPECT(label, fresh, other, stub);
-}
-
 static void test_probes(void)
 {
 	static const char *const keys[] = {"dv_rc", "dv", "init", "count_rc", "count"};
@@ -124,7 +114,7 @@ static void test_probes(void)
 	if (!run("calls", &calls, file, sizeof file) || !run("fresh", &fresh, file, sizeof file))
 		return;
 	for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
-		expect_three_ways(&calls, &fresh, keys[i]);
+		TS_EXPECT_THREE_WAYS(label, &calls, &fresh, keys[i]);
 	TS_EXPECT_INT(label, &calls, "stub_dv_rc", CD_SUCCESS);
 	TS_EXPECT_INT(label, &calls, "stub_dv", 12040);
 	if (ts_machine_has_driver())
@@ -250,14 +240,6 @@ static void test_missing_names(void)
 		printf("    %s\n", names ? names : "(none)");
 }
 
-static void select_suite(int i)
-{
-	lib = &cd_libs()[i / 2];
-	by_path_var = !(i % 2);
-	snprintf(label, sizeof label, "%s, %s", lib->label,
-		 by_path_var ? "CUDASTUB_CUDA_PATH" : "LD_LIBRARY_PATH");
-}
-
 static const struct ts_test tests[] = {
 	{"loads the fixture's driver 550 (12.4)", test_load},
 	{"cuDriverGetVersion, cuInit, cuDeviceGetCount match the driver", test_probes},
@@ -269,18 +251,7 @@ static const struct ts_test tests[] = {
 	{NULL, NULL},
 };
 
-static void suite_name(int i, char *buf, size_t size)
-{
-	snprintf(buf, size, "real driver 550: %s, %s", cd_libs()[i / 2].label,
-		 i % 2 ? "LD_LIBRARY_PATH" : "CUDASTUB_CUDA_PATH");
-}
-
-static void register_suites(void)
-{
-	ts_add_selected_suites(2 * CD_LIB_COUNT, suite_name, select_suite, tests);
-}
-
 int main(int argc, char **argv)
 {
-	return ts_main(argc, argv, rd_scenarios, register_suites);
+	return cd_main(argc, argv, rd_scenarios, "real driver 550", ways, tests);
 }

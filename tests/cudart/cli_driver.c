@@ -138,16 +138,16 @@ static void test_text(void)
 	CU_ASSERT_PTR_NULL(strstr(out.out, "driver: CUDA"));
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = CU_add_suite("cudastub info: driver and choice", NULL, NULL);
+static const struct ts_test tests[] = {
+	{"JSON with a 12.4 driver: 12040 and why 12.4", test_json_with_driver},
+	{"JSON without a driver: 0, null, 13.0", test_json_without_driver},
+	{"text: a driver line for the runtime", test_text},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "JSON with a 12.4 driver: 12040 and why 12.4", test_json_with_driver);
-	CU_add_test(s, "JSON without a driver: 0, null, 13.0", test_json_without_driver);
-	CU_add_test(s, "text: a driver line for the runtime", test_text);
-}
+static const struct ts_suite suite = {"cudastub info: driver and choice", NULL, NULL, tests};
 
 int main(int argc, char **argv)
 {
-	return ts_main(argc, argv, NULL, register_suites);
+	return ts_main_suite(argc, argv, NULL, &suite);
 }

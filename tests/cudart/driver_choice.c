@@ -146,28 +146,47 @@ static void test_no_driver_picks_13(void)
 	TS_EXPECT_INT(label, &c, "count_rc", cudaErrorInsufficientDriver);
 }
 
-/* A libcuda.so.1 that is no driver, first on the path: 13.0, no preference. */
-static void expect_no_driver(const char *label, const char *libcuda)
+/*
+ * The choice with libcuda copied in as libcuda.so.1, in a folder of its
+ * own first on the path, then the real driver's folder when driver is
+ * given, then the 12.4 runtime's; CUDA_HOME the 13.0 toolkit. 1 when the
+ * child ran; the folder is gone by then (the child's output is all the
+ * cases read).
+ */
+static int choose_behind_copy(const char *label, const char *libcuda, const char *driver,
+			      const struct places *p, struct ts_child *c)
 {
 	char tmp[PATH_MAX], copy[PATH_MAX + 32];
 	struct ts_env env = {0};
+	int ran;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(ts_tmpdir("cudart-driver", tmp, sizeof tmp));
+	snprintf(copy, sizeof copy, "%s/libcuda.so.1", tmp);
+	CU_ASSERT_EQUAL(ts_copy_file(libcuda, copy), 0);
+	if (driver)
+		ts_env_add(&env, "LD_LIBRARY_PATH=%s:%s:%s", tmp, driver, p->rt12);
+	else
+		ts_env_add(&env, "LD_LIBRARY_PATH=%s:%s", tmp, p->rt12);
+	ts_env_add(&env, "CUDA_HOME=%s", p->toolkit);
+	ran = choose(label, &env, c);
+	ts_remove_tree(tmp);
+	return ran;
+}
+
+/* A libcuda.so.1 that is no driver, first on the path: 13.0, no preference. */
+static void expect_no_driver(const char *label, const char *libcuda)
+{
 	struct ts_child c;
 	struct places p;
 
 	if (!libcuda || !find_places(&p))
 		return;
-	CU_ASSERT_PTR_NOT_NULL_FATAL(ts_tmpdir("cudart-driver", tmp, sizeof tmp));
-	snprintf(copy, sizeof copy, "%s/libcuda.so.1", tmp);
-	CU_ASSERT_EQUAL(ts_copy_file(libcuda, copy), 0);
 	/* the real driver behind it changes nothing */
-	ts_env_add(&env, "LD_LIBRARY_PATH=%s:%s:%s", tmp, p.driver, p.rt12);
-	ts_env_add(&env, "CUDA_HOME=%s", p.toolkit);
-	if (choose(label, &env, &c)) {
+	if (choose_behind_copy(label, libcuda, p.driver, &p, &c)) {
 		expect_13(label, &c, &p);
 		TS_EXPECT_INT(label, &c, "info_driver_version", 0);
 		TS_EXPECT(label, &c, "info_choice", "(null)");
 	}
-	ts_remove_tree(tmp);
 }
 
 #ifdef CT_CUDA_SHIM
@@ -175,22 +194,14 @@ static void expect_no_driver(const char *label, const char *libcuda)
 static void expect_no_driver_behind_shim(const struct places *p)
 {
 	const char *label = "cudastub driver shim, no driver";
-	char tmp[PATH_MAX], copy[PATH_MAX + 32];
-	struct ts_env env = {0};
 	struct ts_child c;
 
 	if (ts_machine_has_driver())
 		return;
-	CU_ASSERT_PTR_NOT_NULL_FATAL(ts_tmpdir("cudart-driver", tmp, sizeof tmp));
-	snprintf(copy, sizeof copy, "%s/libcuda.so.1", tmp);
-	CU_ASSERT_EQUAL(ts_copy_file(CT_CUDA_SHIM, copy), 0);
-	ts_env_add(&env, "LD_LIBRARY_PATH=%s:%s", tmp, p->rt12);
-	ts_env_add(&env, "CUDA_HOME=%s", p->toolkit);
-	if (choose(label, &env, &c)) {
+	if (choose_behind_copy(label, CT_CUDA_SHIM, NULL, p, &c)) {
 		expect_13(label, &c, p);
 		TS_EXPECT_INT(label, &c, "info_driver_version", 0);
 	}
-	ts_remove_tree(tmp);
 }
 #endif
 
@@ -209,24 +220,16 @@ static void test_driver_shim_answers_for_the_driver(void)
 {
 #ifdef CT_CUDA_SHIM
 	const char *label = "cudastub driver shim before the 550 driver";
-	char tmp[PATH_MAX], copy[PATH_MAX + 32];
-	struct ts_env env = {0};
 	struct ts_child c;
 	struct places p;
 
 	if (!find_places(&p))
 		return;
-	CU_ASSERT_PTR_NOT_NULL_FATAL(ts_tmpdir("cudart-driver", tmp, sizeof tmp));
-	snprintf(copy, sizeof copy, "%s/libcuda.so.1", tmp);
-	CU_ASSERT_EQUAL(ts_copy_file(CT_CUDA_SHIM, copy), 0);
-	ts_env_add(&env, "LD_LIBRARY_PATH=%s:%s:%s", tmp, p.driver, p.rt12);
-	ts_env_add(&env, "CUDA_HOME=%s", p.toolkit);
-	if (choose(label, &env, &c)) {
+	if (choose_behind_copy(label, CT_CUDA_SHIM, p.driver, &p, &c)) {
 		TS_EXPECT(label, &c, "info_version", "12.4");
 		TS_EXPECT_INT(label, &c, "info_driver_version", 12040);
 		TS_EXPECT_HAS(label, &c, "info_choice", "12.4");
 	}
-	ts_remove_tree(tmp);
 	/* with no driver behind it, the shim is no driver */
 	expect_no_driver_behind_shim(&p);
 #else
@@ -296,22 +299,22 @@ static void test_override_wins(void)
 	TS_EXPECT(label, &c, "info_choice", "(null)");
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = CU_add_suite("cudart driver-aware choice", NULL, NULL);
+static const struct ts_test tests[] = {
+	{"a 12.4 driver gets the 12.4 runtime", test_driver_picks_12},
+	{"no driver gets the newest runtime", test_no_driver_picks_13},
+	{"NVIDIA's link-time stub counts as no driver", test_link_stub_is_no_driver},
+	{"cudastub's driver shim answers for the driver behind it",
+	 test_driver_shim_answers_for_the_driver},
+	{"a driver with no runtime it supports still gets one",
+	 test_driver_without_supported_runtime},
+	{"the pin wins over the driver", test_pin_wins},
+	{"the override wins over the driver", test_override_wins},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "a 12.4 driver gets the 12.4 runtime", test_driver_picks_12);
-	CU_add_test(s, "no driver gets the newest runtime", test_no_driver_picks_13);
-	CU_add_test(s, "NVIDIA's link-time stub counts as no driver", test_link_stub_is_no_driver);
-	CU_add_test(s, "cudastub's driver shim answers for the driver behind it",
-		    test_driver_shim_answers_for_the_driver);
-	CU_add_test(s, "a driver with no runtime it supports still gets one",
-		    test_driver_without_supported_runtime);
-	CU_add_test(s, "the pin wins over the driver", test_pin_wins);
-	CU_add_test(s, "the override wins over the driver", test_override_wins);
-}
+static const struct ts_suite suite = {"cudart driver-aware choice", NULL, NULL, tests};
 
 int main(int argc, char **argv)
 {
-	return ts_main(argc, argv, scenarios, register_suites);
+	return ts_main_suite(argc, argv, scenarios, &suite);
 }

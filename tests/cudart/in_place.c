@@ -143,18 +143,19 @@ static void test_constructor(void)
 	CU_ASSERT_EQUAL(ts_number(&c, "state"), CUDASTUB_STATE_NOT_TRIED);
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = CU_add_suite("cudart: pure functions answered in place", NULL, NULL);
+static const struct ts_test tests[] = {
+	{"cudaCreateChannelDesc as NVIDIA's runtime, for a sweep", test_sweep},
+	{"a constructor calling it loads nothing", test_constructor},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "cudaCreateChannelDesc as NVIDIA's runtime, for a sweep", test_sweep);
-	CU_add_test(s, "a constructor calling it loads nothing", test_constructor);
-}
+static const struct ts_suite suite = {"cudart: pure functions answered in place", NULL, NULL,
+				      tests};
 
 int main(int argc, char **argv)
 {
 	static const struct ts_scenario scenarios[] = {
 		{"sweep", sweep_child}, {"constructor", constructor_child}, {NULL, NULL}};
 
-	return ts_main(argc, argv, scenarios, register_suites);
+	return ts_main_suite(argc, argv, scenarios, &suite);
 }

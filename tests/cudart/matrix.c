@@ -67,18 +67,18 @@ static void test_abi_11(void)
 	row(11);
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = CU_add_suite("cudart matrix: stub ABI x real runtime", NULL, NULL);
+static const struct ts_test tests[] = {
+	{"13-ABI stub on runtimes 11.8, 12.4, 13.0", test_abi_13},
+	{"12-ABI stub on runtimes 11.8, 12.4, 13.0", test_abi_12},
+	{"11-ABI stub on runtimes 11.8, 12.4, 13.0", test_abi_11},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "13-ABI stub on runtimes 11.8, 12.4, 13.0", test_abi_13);
-	CU_add_test(s, "12-ABI stub on runtimes 11.8, 12.4, 13.0", test_abi_12);
-	CU_add_test(s, "11-ABI stub on runtimes 11.8, 12.4, 13.0", test_abi_11);
-}
+static const struct ts_suite suite = {"cudart matrix: stub ABI x real runtime", NULL, NULL, tests};
 
 static const struct ts_scenario scenarios[] = {TS_MATRIX_SCENARIO, {NULL, NULL}};
 
 int main(int argc, char **argv)
 {
-	return ts_main(argc, argv, scenarios, register_suites);
+	return ts_main_suite(argc, argv, scenarios, &suite);
 }

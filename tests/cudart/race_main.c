@@ -290,21 +290,18 @@ static void test_function_storm(void)
 	       values);
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = CU_add_suite("cudart: first call against the loader lock and fork", NULL,
-				   suite_clean);
+static const struct ts_test tests[] = {
+	{"first call while a C constructor calls the stub", test_c_constructor},
+	{"first call while an nvcc-built library registers", test_nvcc_constructor},
+	{"libraries with kernels loaded by 8 threads during first calls", test_plugin_storm},
+	{"fork before and after the first call", test_fork_before_and_after},
+	{"fork during a first-call storm, and in the widened window", test_fork_storm},
+	{"64 threads each making a different first call, 1000 processes", test_function_storm},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "first call while a C constructor calls the stub", test_c_constructor);
-	CU_add_test(s, "first call while an nvcc-built library registers", test_nvcc_constructor);
-	CU_add_test(s, "libraries with kernels loaded by 8 threads during first calls",
-		    test_plugin_storm);
-	CU_add_test(s, "fork before and after the first call", test_fork_before_and_after);
-	CU_add_test(s, "fork during a first-call storm, and in the widened window",
-		    test_fork_storm);
-	CU_add_test(s, "64 threads each making a different first call, 1000 processes",
-		    test_function_storm);
-}
+static const struct ts_suite suite = {"cudart: first call against the loader lock and fork", NULL,
+				      suite_clean, tests};
 
 int main(int argc, char **argv)
 {
@@ -318,5 +315,5 @@ int main(int argc, char **argv)
 		{NULL, NULL},
 	};
 
-	return ts_main(argc, argv, scenarios, register_suites);
+	return ts_main_suite(argc, argv, scenarios, &suite);
 }

@@ -54,6 +54,13 @@ const char *cli_real_nvrtc(void)
 	return NULL;
 }
 
+const char *const *cli_real_nvrtc_env(void)
+{
+	static const char *const env[] = {"CUDASTUB_NVRTC_PATH=" E2E_REAL_NVRTC, NULL};
+
+	return cli_real_nvrtc() ? env : NULL;
+}
+
 const char *cli_raw_entry(const char *json, const char *name)
 {
 	static char entry[16384];

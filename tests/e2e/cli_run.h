@@ -34,6 +34,9 @@ struct jv *cli_json_run(const char *cli, const char *const *args, const char *co
 
 /* The real NVRTC, or NULL with a SKIP (CI: a failure) when absent. */
 const char *cli_real_nvrtc(void);
+/* An environment that points the NVRTC stub at it (CUDASTUB_NVRTC_PATH),
+ * NULL-ended, in static storage; NULL as cli_real_nvrtc. */
+const char *const *cli_real_nvrtc_env(void);
 
 /* The raw text of the "libraries" entry named name: from its "name" key
  * to the next entry's. Static buffer; empty when there is none. */

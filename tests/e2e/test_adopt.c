@@ -182,16 +182,16 @@ static void test_toolkit(void)
 		strstr(run_program("toolkit", "toolkit_app", NULL), "app 0 13000\n"));
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s =
-		CU_add_suite("e2e: CMake projects adopted with no edit", suite_init, suite_clean);
+static const struct ts_test tests[] = {
+	{"legacy find_package(CUDA) paths, TVM's style", test_legacy},
+	{"CUDA:: targets and a .cu program, PyTorch's style", test_toolkit},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "legacy find_package(CUDA) paths, TVM's style", test_legacy);
-	CU_add_test(s, "CUDA:: targets and a .cu program, PyTorch's style", test_toolkit);
-}
+static const struct ts_suite suite = {"e2e: CMake projects adopted with no edit", suite_init,
+				      suite_clean, tests};
 
 int main(int argc, char **argv)
 {
-	return ts_main(argc, argv, NULL, register_suites);
+	return ts_main_suite(argc, argv, NULL, &suite);
 }

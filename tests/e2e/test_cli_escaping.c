@@ -14,6 +14,7 @@
 #include "cli_run.h"
 #include "cli_suites.h"
 #include "ts_files.h"
+#include "ts_utf8.h"
 
 static struct ts_child out, strings;
 
@@ -40,35 +41,12 @@ static struct jv *run_with_override(const char *path, const char **tried_path)
 	return doc;
 }
 
-/* Length of the character at p when it is valid UTF-8 and no C0 control
- * (line breaks allowed when lines is set), DEL or C1 control; else 0. */
-static size_t clean_character(const unsigned char *p, int lines)
-{
-	size_t len = *p < 0x80 ? 1 : *p >> 5 == 6 ? 2 : *p >> 4 == 14 ? 3 : *p >> 3 == 30 ? 4 : 0;
-	unsigned long cp;
-
-	if (!len)
-		return 0;
-	cp = len == 1 ? *p : *p & (0x7fu >> len);
-	for (size_t i = 1; i < len; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (p[i] & 0x3f);
-	}
-	if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000))
-		return 0; /* overlong */
-	if ((cp < 0x20 && !(lines && cp == '\n')) || (cp >= 0x7f && cp < 0xa0) ||
-	    (cp >= 0xd800 && cp < 0xe000) || cp > 0x10ffff)
-		return 0;
-	return len;
-}
-
 /* Whether text, a whole output, is valid UTF-8 holding no raw control but
  * its line breaks; prints where it is not. */
 static int clean_output(const char *what, const char *text)
 {
 	for (const unsigned char *p = (const unsigned char *)text; *p;) {
-		size_t len = clean_character(p, 1);
+		size_t len = ts_clean_character(p, 1);
 
 		if (!len) {
 			fprintf(stderr, "%s: raw byte %02x at %zu: ...%.40s\n", what, *p,

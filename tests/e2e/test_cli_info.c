@@ -138,20 +138,17 @@ static void test_json_not_found(void)
 static void test_text_loaded(void)
 {
 	static const char *const args[] = {"info", NULL};
-	const char *nvrtc = cli_real_nvrtc();
-	char override[4200];
-	const char *env[] = {override, NULL};
+	const char *const *env = cli_real_nvrtc_env();
 
-	if (!nvrtc)
+	if (!env)
 		return;
-	snprintf(override, sizeof override, "CUDASTUB_NVRTC_PATH=%s", nvrtc);
 	CU_ASSERT_EQUAL_FATAL(cli_run(E2E_CLI, args, env, &out), 0);
 	CU_ASSERT_EQUAL(out.exit_code, 0);
 	CU_ASSERT_TRUE(cli_text_row_has(out.out, "LIBRARY", "STATE", "VERSION"));
 	/* the row, whatever width the other rows give the columns */
 	CU_ASSERT_TRUE(cli_text_row_has(out.out, "nvrtc", "loaded", "13."));
 	CU_ASSERT_PTR_NOT_NULL(strstr(out.out, "override"));
-	CU_ASSERT_PTR_NOT_NULL(strstr(out.out, nvrtc));
+	CU_ASSERT_PTR_NOT_NULL(strstr(out.out, E2E_REAL_NVRTC));
 	CU_ASSERT_PTR_NULL(strstr(out.out, "Set CUDASTUB_NVRTC_PATH"));
 	/* the one reason that applied, not a list of possible ones */
 	CU_ASSERT_PTR_NOT_NULL(strstr(

@@ -90,13 +90,10 @@ static void test_not_found_exit(void)
 static void test_found_exit(void)
 {
 	static const char *const args[] = {"info", "nvrtc", NULL};
-	const char *nvrtc = cli_real_nvrtc();
-	char override[PATH_MAX + 32];
-	const char *env[] = {override, NULL};
+	const char *const *env = cli_real_nvrtc_env();
 
-	if (!nvrtc)
+	if (!env)
 		return;
-	snprintf(override, sizeof override, "CUDASTUB_NVRTC_PATH=%s", nvrtc);
 	CU_ASSERT_EQUAL_FATAL(cli_run(E2E_CLI, args, env, &out), 0);
 	CU_ASSERT_EQUAL(out.exit_code, 0);
 	CU_ASSERT_TRUE(cli_text_row_has(out.out, "nvrtc", "loaded", "13."));

@@ -16,12 +16,10 @@ static void test_installed_binary(void)
 {
 	char prefix[] = "/tmp/cudastub-install-XXXXXX", cli[4200];
 	char *argv[] = {E2E_CMAKE, "--install", (char *)ts_build_dir(), "--prefix", prefix, NULL};
-	const char *nvrtc = cli_real_nvrtc();
-	char override[4200];
-	const char *env[] = {override, NULL};
+	const char *const *env = cli_real_nvrtc_env();
 	struct jv *doc;
 
-	if (!nvrtc)
+	if (!env)
 		return;
 	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(prefix));
 	CU_ASSERT_EQUAL_FATAL(ts_run_program(argv, NULL, NULL, &out), 0);
@@ -30,11 +28,10 @@ static void test_installed_binary(void)
 	CU_ASSERT_EQUAL(out.exit_code, 0);
 	snprintf(cli, sizeof cli, "%s/bin/cudastub", prefix);
 	CU_ASSERT_EQUAL(access(cli, X_OK), 0);
-	snprintf(override, sizeof override, "CUDASTUB_NVRTC_PATH=%s", nvrtc);
 	doc = cli_info_json_at(cli, env, &out);
 	if (doc) {
 		CU_ASSERT_STRING_EQUAL(jv_str(jv_library(doc, "nvrtc"), "state"), "loaded");
-		CU_ASSERT_STRING_EQUAL(jv_str(jv_library(doc, "nvrtc"), "path"), nvrtc);
+		CU_ASSERT_STRING_EQUAL(jv_str(jv_library(doc, "nvrtc"), "path"), E2E_REAL_NVRTC);
 	}
 	jv_free(doc);
 	ts_remove_tree(prefix);

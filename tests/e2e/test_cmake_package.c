@@ -277,20 +277,19 @@ static void test_pkg_config(void)
 	CU_ASSERT_STRING_EQUAL(c.out, "cudart 0 13000\n");
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = CU_add_suite("e2e: the CMake package, add_subdirectory and FetchContent",
-				   suite_init, suite_clean);
+static const struct ts_test tests[] = {
+	{"find_package(cudastub): each target, cudastub_link, installed", test_package},
+	{"add_subdirectory(cudastub): the same", test_subdir},
+	{"FetchContent of cudastub: the same", test_fetch},
+	{"cudastub_link stops where it cannot swap", test_unreachable},
+	{"pkg-config: cudastub-cudart.pc builds and links", test_pkg_config},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "find_package(cudastub): each target, cudastub_link, installed",
-		    test_package);
-	CU_add_test(s, "add_subdirectory(cudastub): the same", test_subdir);
-	CU_add_test(s, "FetchContent of cudastub: the same", test_fetch);
-	CU_add_test(s, "cudastub_link stops where it cannot swap", test_unreachable);
-	CU_add_test(s, "pkg-config: cudastub-cudart.pc builds and links", test_pkg_config);
-}
+static const struct ts_suite suite = {"e2e: the CMake package, add_subdirectory and FetchContent",
+				      suite_init, suite_clean, tests};
 
 int main(int argc, char **argv)
 {
-	return ts_main(argc, argv, NULL, register_suites);
+	return ts_main_suite(argc, argv, NULL, &suite);
 }

@@ -198,23 +198,22 @@ static void test_patched_combined(void)
 	ts_remove_tree(folder);
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = CU_add_suite("e2e: libcudastub_cu13.so, every stub in one file", NULL, NULL);
+static const struct ts_test tests[] = {
+	{"exports what the stubs export, each in its library's version node",
+	 test_exports_are_the_stubs},
+	{"a program linked against it prints what the separate stubs print",
+	 test_same_as_the_stubs},
+	{"under the real SONAMEs: one object where the shims are three",
+	 test_one_object_under_the_real_sonames},
+	{"cudastub patch --combined of a program with versioned needs: it runs",
+	 test_patched_combined},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "exports what the stubs export, each in its library's version node",
-		    test_exports_are_the_stubs);
-	CU_add_test(s, "a program linked against it prints what the separate stubs print",
-		    test_same_as_the_stubs);
-	CU_add_test(s, "under the real SONAMEs: one object where the shims are three",
-		    test_one_object_under_the_real_sonames);
-	CU_add_test(s, "cudastub patch --combined of a program with versioned needs: it runs",
-		    test_patched_combined);
-}
+static const struct ts_suite suite = {"e2e: libcudastub_cu13.so, every stub in one file", NULL,
+				      NULL, tests};
 
 int main(int argc, char **argv)
 {
-	static const struct ts_scenario none[] = {{NULL, NULL}};
-
-	return ts_main(argc, argv, none, register_suites);
+	return ts_main_suite(argc, argv, NULL, &suite);
 }

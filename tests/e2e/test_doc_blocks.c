@@ -429,16 +429,15 @@ static void test_blocks_run(void)
 	CU_ASSERT_EQUAL(failed, 0);
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = CU_add_suite("doc_blocks", suite_init, NULL);
+static const struct ts_test tests[] = {
+	{"every shell block of the guide runs or says why not", test_every_block_marked_or_run},
+	{"every shell block not marked runs and exits 0", test_blocks_run},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "every shell block of the guide runs or says why not",
-		    test_every_block_marked_or_run);
-	CU_add_test(s, "every shell block not marked runs and exits 0", test_blocks_run);
-}
+static const struct ts_suite suite = {"doc_blocks", suite_init, NULL, tests};
 
 int main(int argc, char **argv)
 {
-	return ts_main(argc, argv, NULL, register_suites);
+	return ts_main_suite(argc, argv, NULL, &suite);
 }

@@ -186,17 +186,14 @@ static void test_documented_names_exist(void)
 	CU_ASSERT(names >= 20);
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = CU_add_suite("doc_names", NULL, NULL);
+static const struct ts_test tests[] = {
+	{"every stub, target and package the docs name exists", test_documented_names_exist},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "every stub, target and package the docs name exists",
-		    test_documented_names_exist);
-}
+static const struct ts_suite suite = {"doc_names", NULL, NULL, tests};
 
 int main(int argc, char **argv)
 {
-	static const struct ts_scenario none[] = {{NULL, NULL}};
-
-	return ts_main(argc, argv, none, register_suites);
+	return ts_main_suite(argc, argv, NULL, &suite);
 }

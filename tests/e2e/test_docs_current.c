@@ -39,14 +39,14 @@ static void test_reference_is_current(void)
 	ts_remove_tree(tmp);
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = CU_add_suite("docs/reference is current", NULL, NULL);
+static const struct ts_test tests[] = {
+	{"the rendered tables equal the committed ones", test_reference_is_current},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "the rendered tables equal the committed ones", test_reference_is_current);
-}
+static const struct ts_suite suite = {"docs/reference is current", NULL, NULL, tests};
 
 int main(int argc, char **argv)
 {
-	return ts_main(argc, argv, NULL, register_suites);
+	return ts_main_suite(argc, argv, NULL, &suite);
 }

@@ -481,19 +481,19 @@ static int suite_clean(void)
 	return 0;
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s =
-		CU_add_suite("exit() during another thread's first call", suite_init, suite_clean);
+static const struct ts_test tests[] = {
+	{"NVRTC stub", test_nvrtc},
+	{"runtime stub, 13, no driver", test_cudart_13},
+	{"runtime stub, 12.4, driver 550", test_cudart_12_driver},
+	{"driver stub, driver 550", test_driver},
+	{"nvcc-built program", test_nvcc_program},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "NVRTC stub", test_nvrtc);
-	CU_add_test(s, "runtime stub, 13, no driver", test_cudart_13);
-	CU_add_test(s, "runtime stub, 12.4, driver 550", test_cudart_12_driver);
-	CU_add_test(s, "driver stub, driver 550", test_driver);
-	CU_add_test(s, "nvcc-built program", test_nvcc_program);
-}
+static const struct ts_suite suite = {"exit() during another thread's first call", suite_init,
+				      suite_clean, tests};
 
 int main(int argc, char **argv)
 {
-	return ts_main(argc, argv, scenarios, register_suites);
+	return ts_main_suite(argc, argv, scenarios, &suite);
 }

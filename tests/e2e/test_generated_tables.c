@@ -190,17 +190,15 @@ static void test_opaque_rows(void)
 	}
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = CU_add_suite("e2e: generated tables and fallbacks", NULL, NULL);
+static const struct ts_test tests[] = {
+	{"ABI tables show each stub's own codes", test_table_codes},
+	{"each opaque export has a row of its own", test_opaque_rows},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "ABI tables show each stub's own codes", test_table_codes);
-	CU_add_test(s, "each opaque export has a row of its own", test_opaque_rows);
-}
+static const struct ts_suite suite = {"e2e: generated tables and fallbacks", NULL, NULL, tests};
 
 int main(int argc, char **argv)
 {
-	static const struct ts_scenario none[] = {{NULL, NULL}};
-
-	return ts_main(argc, argv, none, register_suites);
+	return ts_main_suite(argc, argv, NULL, &suite);
 }

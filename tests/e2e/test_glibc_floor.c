@@ -302,22 +302,19 @@ static void test_command_runs_under_glibc_2_31(void)
 #endif
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = CU_add_suite("glibc_floor", suite_init, suite_clean);
+static const struct ts_test tests[] = {
+	{"the installed stubs and shims are found", test_every_file_is_found},
+	{"no glibc symbol version above 2.17", test_no_glibc_version_above_2_17},
+	{"only manylinux2014's libraries", test_needs_only_the_policys_libraries},
+	{"installed without debug information", test_installed_without_debug_information},
+	{"the stubs run under glibc 2.31", test_stubs_run_under_glibc_2_31},
+	{"the command runs under glibc 2.31", test_command_runs_under_glibc_2_31},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "the installed stubs and shims are found", test_every_file_is_found);
-	CU_add_test(s, "no glibc symbol version above 2.17", test_no_glibc_version_above_2_17);
-	CU_add_test(s, "only manylinux2014's libraries", test_needs_only_the_policys_libraries);
-	CU_add_test(s, "installed without debug information",
-		    test_installed_without_debug_information);
-	CU_add_test(s, "the stubs run under glibc 2.31", test_stubs_run_under_glibc_2_31);
-	CU_add_test(s, "the command runs under glibc 2.31", test_command_runs_under_glibc_2_31);
-}
+static const struct ts_suite suite = {"glibc_floor", suite_init, suite_clean, tests};
 
 int main(int argc, char **argv)
 {
-	static const struct ts_scenario none[] = {{NULL, NULL}};
-
-	return ts_main(argc, argv, none, register_suites);
+	return ts_main_suite(argc, argv, NULL, &suite);
 }

@@ -257,17 +257,17 @@ out:
 		ts_remove_tree(hw.work);
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = CU_add_suite("hwloc's CUDA plugin (CUDA 11.8), five machines", NULL, NULL);
+static const struct ts_test tests[] = {
+	{"as shipped, through the shim, preloaded: the same, or it starts", test_configurations},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "as shipped, through the shim, preloaded: the same, or it starts",
-		    test_configurations);
-}
+static const struct ts_suite suite = {"hwloc's CUDA plugin (CUDA 11.8), five machines", NULL, NULL,
+				      tests};
 
 int main(int argc, char **argv)
 {
 	static const struct ts_scenario scenarios[] = {{"lstopo", lstopo_child}, {NULL, NULL}};
 
-	return ts_main(argc, argv, scenarios, register_suites);
+	return ts_main_suite(argc, argv, scenarios, &suite);
 }

@@ -201,15 +201,15 @@ out:
 		ts_remove_tree(hw.work);
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = CU_add_suite("hwloc's NVML plugin, patched", NULL, NULL);
+static const struct ts_test tests[] = {
+	{"starts without NVML, prints what it prints with it", test_hwloc},
+	{"as shipped, through the NVML shim", test_shim},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "starts without NVML, prints what it prints with it", test_hwloc);
-	CU_add_test(s, "as shipped, through the NVML shim", test_shim);
-}
+static const struct ts_suite suite = {"hwloc's NVML plugin, patched", NULL, NULL, tests};
 
 int main(int argc, char **argv)
 {
-	return ts_main(argc, argv, NULL, register_suites);
+	return ts_main_suite(argc, argv, NULL, &suite);
 }

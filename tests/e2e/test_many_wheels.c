@@ -333,22 +333,20 @@ static void test_tags_follow_exports(void)
 	CU_ASSERT(sh(cmd));
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = CU_add_suite("e2e: many wheels, one process", suite_init, suite_clean);
+static const struct ts_test tests[] = {
+	{"as built: each wheel calls through its own stub, both orders", test_as_built},
+	{"an unpacked wheel patched: its stub beside every other wheel's", test_patched},
+	{"a .whl patched whole: its stub folder, no grafted runtime, no old stub", test_whl},
+	{"another set of exports gets another tag", test_tags_follow_exports},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "as built: each wheel calls through its own stub, both orders",
-		    test_as_built);
-	CU_add_test(s, "an unpacked wheel patched: its stub beside every other wheel's",
-		    test_patched);
-	CU_add_test(s, "a .whl patched whole: its stub folder, no grafted runtime, no old stub",
-		    test_whl);
-	CU_add_test(s, "another set of exports gets another tag", test_tags_follow_exports);
-}
+static const struct ts_suite suite = {"e2e: many wheels, one process", suite_init, suite_clean,
+				      tests};
 
 int main(int argc, char **argv)
 {
 	static const struct ts_scenario scenarios[] = {{"open", scenario_open}, {NULL, NULL}};
 
-	return ts_main(argc, argv, scenarios, register_suites);
+	return ts_main_suite(argc, argv, scenarios, &suite);
 }

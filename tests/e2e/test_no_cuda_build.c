@@ -227,21 +227,20 @@ static void test_command_runs(void)
 		fprintf(stderr, "%s", text);
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = CU_add_suite("e2e: built with nothing of NVIDIA's on the machine", suite_init,
-				   suite_clean);
+static const struct ts_test tests[] = {
+	{"README's first command builds with no CUDA header, and installs",
+	 test_builds_without_cuda},
+	{"every stub of every ABI, the same exports as the plain build's", test_same_stubs},
+	{"the command it installed runs, and finds no CUDA", test_command_runs},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "README's first command builds with no CUDA header, and installs",
-		    test_builds_without_cuda);
-	CU_add_test(s, "every stub of every ABI, the same exports as the plain build's",
-		    test_same_stubs);
-	CU_add_test(s, "the command it installed runs, and finds no CUDA", test_command_runs);
-}
+static const struct ts_suite suite = {"e2e: built with nothing of NVIDIA's on the machine",
+				      suite_init, suite_clean, tests};
 
 int main(int argc, char **argv)
 {
 	static const struct ts_scenario scenarios[] = {{"build", scenario_build}, {NULL, NULL}};
 
-	return ts_main(argc, argv, scenarios, register_suites);
+	return ts_main_suite(argc, argv, scenarios, &suite);
 }

@@ -133,15 +133,14 @@ static void test_one_run_every_abi(void)
 	ts_remove_tree(tree);
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = CU_add_suite("e2e: one patch run over every CUDA ABI", NULL, NULL);
+static const struct ts_test tests[] = {
+	{"11.8, 12.4 and 13.0 programs: each its ABI's stub, each runs", test_one_run_every_abi},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "11.8, 12.4 and 13.0 programs: each its ABI's stub, each runs",
-		    test_one_run_every_abi);
-}
+static const struct ts_suite suite = {"e2e: one patch run over every CUDA ABI", NULL, NULL, tests};
 
 int main(int argc, char **argv)
 {
-	return ts_main(argc, argv, NULL, register_suites);
+	return ts_main_suite(argc, argv, NULL, &suite);
 }

@@ -105,38 +105,35 @@ static void baseline_patchelf(const char *attack)
 	       victim_intact() ? "unchanged" : "CHANGED");
 }
 
-static void link_at_old_copy_name(void)
+/* A link planted at a name the command uses or used for a temporary copy
+ * (planted), aimed at root's file: root's file stays as it was. */
+static void link_at_old_temporary(const char *tree, const char *planted, const char *attack)
 {
 	char prog[PATH_MAX + 16];
 
-	if (lay_out("patch-plant-copy") != 0)
+	if (lay_out(tree) != 0)
 		return;
-	CU_ASSERT_EQUAL_FATAL(plant("prog.cudastub-tmp", "../secret/victim"), 0);
+	CU_ASSERT_EQUAL_FATAL(plant(planted, "../secret/victim"), 0);
 	snprintf(prog, sizeof prog, "%s/tree/prog", work);
-	baseline_patchelf("link at <file>.cudastub-tmp");
+	baseline_patchelf(attack);
 	CU_ASSERT_EQUAL(e2e_patch(&out, NULL, prog, NULL), 0);
 	CU_ASSERT(victim_intact());
 	CU_ASSERT(patched("tree/prog"));
-	printf("\n  link at <file>.cudastub-tmp: exit %d, root's file %s", out.exit_code,
+	printf("\n  %s: exit %d, root's file %s", attack, out.exit_code,
 	       victim_intact() ? "unchanged" : "CHANGED");
 	ts_remove_tree(work);
 }
 
+static void link_at_old_copy_name(void)
+{
+	link_at_old_temporary("patch-plant-copy", "prog.cudastub-tmp",
+			      "link at <file>.cudastub-tmp");
+}
+
 static void link_at_old_stub_copy_name(void)
 {
-	char prog[PATH_MAX + 16];
-
-	if (lay_out("patch-plant-stubcopy") != 0)
-		return;
-	CU_ASSERT_EQUAL_FATAL(plant("libcudart_stub.so.cudastub-tmp", "../secret/victim"), 0);
-	snprintf(prog, sizeof prog, "%s/tree/prog", work);
-	baseline_patchelf("link at <stub>.cudastub-tmp");
-	CU_ASSERT_EQUAL(e2e_patch(&out, NULL, prog, NULL), 0);
-	CU_ASSERT(victim_intact());
-	CU_ASSERT(patched("tree/prog"));
-	printf("\n  link at <stub>.cudastub-tmp: exit %d, root's file %s", out.exit_code,
-	       victim_intact() ? "unchanged" : "CHANGED");
-	ts_remove_tree(work);
+	link_at_old_temporary("patch-plant-stubcopy", "libcudart_stub.so.cudastub-tmp",
+			      "link at <stub>.cudastub-tmp");
 }
 
 /* A link at the stub's own name is replaced by the stub, never written
@@ -410,29 +407,24 @@ static void refuses_without_proc(void)
 	ts_remove_tree(work);
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s =
-		CU_add_suite("e2e: cudastub patch, root over another user's tree", NULL, NULL);
+static const struct ts_test tests[] = {
+	{"a link planted at <file>.cudastub-tmp: root's file unchanged", link_at_old_copy_name},
+	{"a link planted at <stub>.cudastub-tmp: root's file unchanged",
+	 link_at_old_stub_copy_name},
+	{"a link planted at the stub's name: replaced, never written through", link_at_stub_name},
+	{"a link planted as the stub folder: nothing goes there, said", link_as_stub_folder},
+	{"owner, group, set-ID bits, attributes, ACL kept; hard link left alone", keeps_identity},
+	{"an owner that cannot be kept: set-ID bits dropped, and said",
+	 owner_not_kept_drops_set_id},
+	{"file capabilities: dropped, as by patchelf, and said", capabilities_dropped_and_said},
+	{"no /proc: refused, nothing changed", refuses_without_proc},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "a link planted at <file>.cudastub-tmp: root's file unchanged",
-		    link_at_old_copy_name);
-	CU_add_test(s, "a link planted at <stub>.cudastub-tmp: root's file unchanged",
-		    link_at_old_stub_copy_name);
-	CU_add_test(s, "a link planted at the stub's name: replaced, never written through",
-		    link_at_stub_name);
-	CU_add_test(s, "a link planted as the stub folder: nothing goes there, said",
-		    link_as_stub_folder);
-	CU_add_test(s, "owner, group, set-ID bits, attributes, ACL kept; hard link left alone",
-		    keeps_identity);
-	CU_add_test(s, "an owner that cannot be kept: set-ID bits dropped, and said",
-		    owner_not_kept_drops_set_id);
-	CU_add_test(s, "file capabilities: dropped, as by patchelf, and said",
-		    capabilities_dropped_and_said);
-	CU_add_test(s, "no /proc: refused, nothing changed", refuses_without_proc);
-}
+static const struct ts_suite suite = {"e2e: cudastub patch, root over another user's tree", NULL,
+				      NULL, tests};
 
 int main(int argc, char **argv)
 {
-	return ts_main(argc, argv, NULL, register_suites);
+	return ts_main_suite(argc, argv, NULL, &suite);
 }

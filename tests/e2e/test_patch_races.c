@@ -400,23 +400,20 @@ static void full_disk(void)
 	ts_remove_tree(work);
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s =
-		CU_add_suite("e2e: cudastub patch under races, kills and a full disk", NULL, NULL);
+static const struct ts_test tests[] = {
+	{"two runs at once over one tree: every file the original or the result", two_runs_at_once},
+	{"killed at random moments: no damaged file; --check names leftovers", killed_at_random},
+	{"a full disk: the reason named, the file unchanged, nothing left", full_disk},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "two runs at once over one tree: every file the original or the result",
-		    two_runs_at_once);
-	CU_add_test(s, "killed at random moments: no damaged file; --check names leftovers",
-		    killed_at_random);
-	CU_add_test(s, "a full disk: the reason named, the file unchanged, nothing left",
-		    full_disk);
-}
+static const struct ts_suite suite = {"e2e: cudastub patch under races, kills and a full disk",
+				      NULL, NULL, tests};
 
 int main(int argc, char **argv)
 {
 	static const struct ts_scenario scenarios[] = {{"full_disk", scenario_full_disk},
 						       {NULL, NULL}};
 
-	return ts_main(argc, argv, scenarios, register_suites);
+	return ts_main_suite(argc, argv, scenarios, &suite);
 }

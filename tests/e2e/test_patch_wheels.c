@@ -468,28 +468,25 @@ static void output_once(void)
 	ts_remove_tree(work);
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s =
-		CU_add_suite("e2e: cudastub patch on wheels and every form of path", NULL, NULL);
+static const struct ts_test tests[] = {
+	{"the README's pipeline from a relative path; imports with and without CUDA",
+	 readme_pipeline},
+	{"every member of a wheel kept, with its mode; RECORD right; owner kept", members_kept},
+	{"relative, .., a linked folder, trailing slashes: each result loads", every_path_form},
+	{"--check fails on a RUNPATH that leads into a temporary folder",
+	 check_fails_on_leaked_runpath},
+	{"--check fails on a stub without a version the file needs, or none",
+	 check_proves_versions},
+	{"leftovers: --check names them, a run removes its own kind",
+	 leftovers_reported_and_removed},
+	{"output through a pipe is output on a terminal, each line once", output_once},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "the README's pipeline from a relative path; imports with and without CUDA",
-		    readme_pipeline);
-	CU_add_test(s, "every member of a wheel kept, with its mode; RECORD right; owner kept",
-		    members_kept);
-	CU_add_test(s, "relative, .., a linked folder, trailing slashes: each result loads",
-		    every_path_form);
-	CU_add_test(s, "--check fails on a RUNPATH that leads into a temporary folder",
-		    check_fails_on_leaked_runpath);
-	CU_add_test(s, "--check fails on a stub without a version the file needs, or none",
-		    check_proves_versions);
-	CU_add_test(s, "leftovers: --check names them, a run removes its own kind",
-		    leftovers_reported_and_removed);
-	CU_add_test(s, "output through a pipe is output on a terminal, each line once",
-		    output_once);
-}
+static const struct ts_suite suite = {"e2e: cudastub patch on wheels and every form of path", NULL,
+				      NULL, tests};
 
 int main(int argc, char **argv)
 {
-	return ts_main(argc, argv, NULL, register_suites);
+	return ts_main_suite(argc, argv, NULL, &suite);
 }

@@ -96,15 +96,15 @@ static void test_regeneration_reproduces_committed_files(void)
 	ts_remove_tree(tmp);
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = CU_add_suite("regenerate", NULL, NULL);
+static const struct ts_test tests[] = {
+	{"regenerate.sh reproduces data/ and docs/reference",
+	 test_regeneration_reproduces_committed_files},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "regenerate.sh reproduces data/ and docs/reference",
-		    test_regeneration_reproduces_committed_files);
-}
+static const struct ts_suite suite = {"regenerate", NULL, NULL, tests};
 
 int main(int argc, char **argv)
 {
-	return ts_main(argc, argv, NULL, register_suites);
+	return ts_main_suite(argc, argv, NULL, &suite);
 }

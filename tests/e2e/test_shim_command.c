@@ -185,23 +185,20 @@ static void test_usage(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(help.out, "Usage: cudastub shim DIR"));
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = CU_add_suite("e2e: cudastub shim, the shims made from the stubs", NULL, NULL);
+static const struct ts_test tests[] = {
+	{"the build's shims: the same files, names, symbols and versions", test_same_as_the_build},
+	{"a program linked against the shims runs through them as through the build's",
+	 test_a_program_runs_through_them},
+	{"made again: each replaced, a link at a name never written through",
+	 test_made_again_over_a_link},
+	{"usage: no folder, an ABI it has no stubs of, --help", test_usage},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "the build's shims: the same files, names, symbols and versions",
-		    test_same_as_the_build);
-	CU_add_test(s,
-		    "a program linked against the shims runs through them as through the build's",
-		    test_a_program_runs_through_them);
-	CU_add_test(s, "made again: each replaced, a link at a name never written through",
-		    test_made_again_over_a_link);
-	CU_add_test(s, "usage: no folder, an ABI it has no stubs of, --help", test_usage);
-}
+static const struct ts_suite suite = {"e2e: cudastub shim, the shims made from the stubs", NULL,
+				      NULL, tests};
 
 int main(int argc, char **argv)
 {
-	static const struct ts_scenario none[] = {{NULL, NULL}};
-
-	return ts_main(argc, argv, none, register_suites);
+	return ts_main_suite(argc, argv, NULL, &suite);
 }

@@ -449,26 +449,23 @@ static void test_grafted_info(void)
 	grafted_info(11, "cuda-11.8", "libcudart.so.11.0");
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = CU_add_suite("e2e: scikit-build-core and auditwheel, the real ones",
-				   suite_init, suite_clean);
+static const struct ts_test tests[] = {
+	{"cudastub's wheel, and auditwheel show agrees with its tag", test_cudastub_wheel},
+	{"a consumer built by scikit-build-core, no hint", test_scikit_build_core},
+	{"auditwheel repair: manylinux, the stubs kept or grafted", test_auditwheel_repair},
+	{"the repaired wheel in a fresh venv", test_fresh_venv},
+	{"imported with no CUDA: documented codes, nothing of NVIDIA's", test_no_cuda},
+	{"imported with CUDA 13.0 (the 13 ABI)", test_cuda13},
+	{"imported with CUDA 12.4 (the 12 ABI, grafted stub)", test_cuda12},
+	{"imported with CUDA 11.8 (the 11 ABI, grafted stub)", test_cuda11},
+	{"cudastub info --stub on the grafted stubs", test_grafted_info},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "cudastub's wheel, and auditwheel show agrees with its tag",
-		    test_cudastub_wheel);
-	CU_add_test(s, "a consumer built by scikit-build-core, no hint", test_scikit_build_core);
-	CU_add_test(s, "auditwheel repair: manylinux, the stubs kept or grafted",
-		    test_auditwheel_repair);
-	CU_add_test(s, "the repaired wheel in a fresh venv", test_fresh_venv);
-	CU_add_test(s, "imported with no CUDA: documented codes, nothing of NVIDIA's",
-		    test_no_cuda);
-	CU_add_test(s, "imported with CUDA 13.0 (the 13 ABI)", test_cuda13);
-	CU_add_test(s, "imported with CUDA 12.4 (the 12 ABI, grafted stub)", test_cuda12);
-	CU_add_test(s, "imported with CUDA 11.8 (the 11 ABI, grafted stub)", test_cuda11);
-	CU_add_test(s, "cudastub info --stub on the grafted stubs", test_grafted_info);
-}
+static const struct ts_suite suite = {"e2e: scikit-build-core and auditwheel, the real ones",
+				      suite_init, suite_clean, tests};
 
 int main(int argc, char **argv)
 {
-	return ts_main(argc, argv, NULL, register_suites);
+	return ts_main_suite(argc, argv, NULL, &suite);
 }

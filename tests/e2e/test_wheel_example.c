@@ -362,23 +362,22 @@ static void test_install_prefix_route(void)
 	CU_ASSERT(sh(cmd));
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s =
-		CU_add_suite("e2e: the cudastub wheel, and examples/wheel built with it, in a venv",
-			     suite_init, suite_clean);
+static const struct ts_test tests[] = {
+	{"the cudastub wheel: --cmakedir, --stubdir, info, cmake.prefix, stripped",
+	 test_cudastub_wheel},
+	{"examples/wheel with CUDASTUB_PREFIX, no cudastub package", test_install_prefix_route},
+	{"beside pip's CUDA 13 layout", test_cu13_layout},
+	{"beside pip's CUDA 12 layout", test_cu12_layout},
+	{"with only the system toolkit", test_system_toolkit},
+	{"with no CUDA at all: imports, documented codes", test_no_cuda},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "the cudastub wheel: --cmakedir, --stubdir, info, cmake.prefix, stripped",
-		    test_cudastub_wheel);
-	CU_add_test(s, "examples/wheel with CUDASTUB_PREFIX, no cudastub package",
-		    test_install_prefix_route);
-	CU_add_test(s, "beside pip's CUDA 13 layout", test_cu13_layout);
-	CU_add_test(s, "beside pip's CUDA 12 layout", test_cu12_layout);
-	CU_add_test(s, "with only the system toolkit", test_system_toolkit);
-	CU_add_test(s, "with no CUDA at all: imports, documented codes", test_no_cuda);
-}
+static const struct ts_suite suite = {
+	"e2e: the cudastub wheel, and examples/wheel built with it, in a venv", suite_init,
+	suite_clean, tests};
 
 int main(int argc, char **argv)
 {
-	return ts_main(argc, argv, NULL, register_suites);
+	return ts_main_suite(argc, argv, NULL, &suite);
 }

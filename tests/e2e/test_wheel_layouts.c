@@ -261,20 +261,18 @@ static void test_python_roots(void)
 	}
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = CU_add_suite("e2e: pip's NVIDIA wheel layouts, real libraries", suite_init,
-				   suite_clean);
+static const struct ts_test tests[] = {
+	{"cu13, cuda_runtime/cuda_nvrtc for 12.4 and 11.8: found, and compiles", test_layouts},
+	{"12.4 through PYTHONPATH (--target), VIRTUAL_ENV and CONDA_PREFIX", test_python_roots},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "cu13, cuda_runtime/cuda_nvrtc for 12.4 and 11.8: found, and compiles",
-		    test_layouts);
-	CU_add_test(s, "12.4 through PYTHONPATH (--target), VIRTUAL_ENV and CONDA_PREFIX",
-		    test_python_roots);
-}
+static const struct ts_suite suite = {"e2e: pip's NVIDIA wheel layouts, real libraries", suite_init,
+				      suite_clean, tests};
 
 int main(int argc, char **argv)
 {
 	static const struct ts_scenario scenarios[] = {{"load", scenario_load}, {NULL, NULL}};
 
-	return ts_main(argc, argv, scenarios, register_suites);
+	return ts_main_suite(argc, argv, scenarios, &suite);
 }

@@ -13,6 +13,7 @@
 
 #include "loader.h"
 #include "loader_escape.h"
+#include "ts_utf8.h"
 
 static struct cudastub_library lib = {
 	.name = "fuzz",
@@ -20,28 +21,6 @@ static struct cudastub_library lib = {
 	.env_major = "CUDASTUB_FUZZ_MAJOR",
 	.family = "libfuzz",
 };
-
-/* Length of the character at p if it is valid UTF-8 and no C0, DEL or C1
- * control, else 0; decoded here, apart from the escape's own reading. */
-static size_t clean_character(const unsigned char *p)
-{
-	size_t len = *p < 0x80 ? 1 : *p >> 5 == 6 ? 2 : *p >> 4 == 14 ? 3 : *p >> 3 == 30 ? 4 : 0;
-	unsigned long cp;
-
-	if (!len)
-		return 0;
-	cp = len == 1 ? *p : *p & (0x7fu >> len);
-	for (size_t i = 1; i < len; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (p[i] & 0x3f);
-	}
-	if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
-	    cp < 0x20 || (cp >= 0x7f && cp < 0xa0) || (cp >= 0xd800 && cp < 0xe000) ||
-	    cp > 0x10ffff)
-		return 0;
-	return len;
-}
 
 /* Whether text is not what the escape writes: a byte that is not clean
  * UTF-8, or a backslash that starts no escape (\\ or \xNN). When last is
@@ -52,7 +31,7 @@ static int badly_escaped_at(const char *text, const char **last)
 	const unsigned char *p = (const unsigned char *)text;
 
 	while (*p) {
-		size_t len = clean_character(p);
+		size_t len = ts_clean_character(p, 0);
 
 		if (last)
 			*last = (const char *)p;

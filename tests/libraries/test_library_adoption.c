@@ -100,15 +100,15 @@ static void test_shimmed(void)
 		CU_ASSERT_STRING_EQUAL(line, expected);
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = CU_add_suite("library adoption: " LA_LIB, NULL, NULL);
+static const struct ts_test tests[] = {
+	{"cudastub patch: the stub in NVIDIA's place", test_patched},
+	{"the shim folder first on the path: what NVIDIA's prints", test_shimmed},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "cudastub patch: the stub in NVIDIA's place", test_patched);
-	CU_add_test(s, "the shim folder first on the path: what NVIDIA's prints", test_shimmed);
-}
+static const struct ts_suite suite = {"library adoption: " LA_LIB, NULL, NULL, tests};
 
 int main(int argc, char **argv)
 {
-	return ts_main(argc, argv, NULL, register_suites);
+	return ts_main_suite(argc, argv, NULL, &suite);
 }

@@ -90,6 +90,15 @@ int ld_run_probe(const char *const *env, struct ts_child *child);
 		CU_ASSERT_TRUE(ld_is(c, "ptx", tag));                                              \
 	} while (0)
 
+/* The probe found no library: the stub's own error, version 0.0. */
+#define LD_EXPECT_NOT_FOUND(c)                                                                     \
+	do {                                                                                       \
+		CU_ASSERT_EQUAL(ld_long(c, "version_rc"), CUDASTUB_NVRTC_ERROR_STUB_LIBRARY);      \
+		CU_ASSERT_EQUAL(ld_long(c, "major"), 0);                                           \
+		CU_ASSERT_EQUAL(ld_long(c, "minor"), 0);                                           \
+		CU_ASSERT_EQUAL(ld_long(c, "state"), CUDASTUB_STATE_NOT_FOUND);                    \
+	} while (0)
+
 /* The probe scenario, and the stub's symbols (dlsym on a handle). */
 int ld_probe(void);
 void *ld_open_stub(const char *path);

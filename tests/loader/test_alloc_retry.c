@@ -149,18 +149,15 @@ static void test_generated_binds_settle(void)
 	CU_ASSERT_EQUAL(plain, 0);
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = CU_add_suite("alloc_retry", NULL, NULL);
+static const struct ts_test tests[] = {
+	{"a racing call that cannot allocate binds again", test_racing_call_without_memory_retries},
+	{"the one bind settles a slot only when final", test_generated_binds_settle},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "a racing call that cannot allocate binds again",
-		    test_racing_call_without_memory_retries);
-	CU_add_test(s, "the one bind settles a slot only when final", test_generated_binds_settle);
-}
+static const struct ts_suite suite = {"alloc_retry", NULL, NULL, tests};
 
 int main(int argc, char **argv)
 {
-	static const struct ts_scenario none[] = {{NULL, NULL}};
-
-	return ts_main(argc, argv, none, register_suites);
+	return ts_main_suite(argc, argv, NULL, &suite);
 }

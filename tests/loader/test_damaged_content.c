@@ -169,21 +169,21 @@ static void test_punched_13(void)
 	damaged_release(13, PUNCHED);
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s =
-		CU_add_suite("damaged content: the version probe's block of zeros", NULL, NULL);
+static const struct ts_test tests[] = {
+	{"12.4, the block zeroed", test_zeroed_12},
+	{"13.0, the block zeroed", test_zeroed_13},
+	{"12.4, the block punched out (a hole)", test_punched_12},
+	{"13.0, the block punched out (a hole)", test_punched_13},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "12.4, the block zeroed", test_zeroed_12);
-	CU_add_test(s, "13.0, the block zeroed", test_zeroed_13);
-	CU_add_test(s, "12.4, the block punched out (a hole)", test_punched_12);
-	CU_add_test(s, "13.0, the block punched out (a hole)", test_punched_13);
-}
+static const struct ts_suite suite = {"damaged content: the version probe's block of zeros", NULL,
+				      NULL, tests};
 
 int main(int argc, char **argv)
 {
 	static const struct ts_scenario scenarios[] = {
 		{"first_call", first_call_child}, {"cli", cli_child}, {NULL, NULL}};
 
-	return ts_main(argc, argv, scenarios, register_suites);
+	return ts_main_suite(argc, argv, scenarios, &suite);
 }

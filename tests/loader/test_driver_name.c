@@ -106,21 +106,17 @@ static void test_missing_file(void)
 	CU_ASSERT_EQUAL(at_least, 0);
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = CU_add_suite("loader: the driver's version from its file's name", NULL, NULL);
+static const struct ts_test tests[] = {
+	{"names: each branch boundary, each malformed kind", test_names},
+	{"Debian's 550 driver: its name says what it answers", test_real_driver_agrees},
+	{"a file that is not there says nothing", test_missing_file},
+	{NULL, NULL},
+};
 
-	if (!s)
-		return;
-	CU_add_test(s, "names: each branch boundary, each malformed kind", test_names);
-	CU_add_test(s, "Debian's 550 driver: its name says what it answers",
-		    test_real_driver_agrees);
-	CU_add_test(s, "a file that is not there says nothing", test_missing_file);
-}
+static const struct ts_suite suite = {"loader: the driver's version from its file's name", NULL,
+				      NULL, tests};
 
 int main(int argc, char **argv)
 {
-	static const struct ts_scenario none[] = {{NULL, NULL}};
-
-	return ts_main(argc, argv, none, register_suites);
+	return ts_main_suite(argc, argv, NULL, &suite);
 }

@@ -277,22 +277,17 @@ static void test_cut_never_thins(void)
 	CU_ASSERT_STRING_EQUAL(out, "ab");
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = CU_add_suite("loader: the escape of outside text", NULL, NULL);
+static const struct ts_test tests[] = {
+	{"a table of cases: each class and each boundary", test_table},
+	{"every code point, and past U+10FFFF", test_every_code_point},
+	{"every size: terminated, cut between whole pieces", test_every_size},
+	{"a cut is a cut: nothing after a piece that did not fit", test_cut_never_thins},
+	{NULL, NULL},
+};
 
-	if (!s)
-		return;
-	CU_add_test(s, "a table of cases: each class and each boundary", test_table);
-	CU_add_test(s, "every code point, and past U+10FFFF", test_every_code_point);
-	CU_add_test(s, "every size: terminated, cut between whole pieces", test_every_size);
-	CU_add_test(s, "a cut is a cut: nothing after a piece that did not fit",
-		    test_cut_never_thins);
-}
+static const struct ts_suite suite = {"loader: the escape of outside text", NULL, NULL, tests};
 
 int main(int argc, char **argv)
 {
-	static const struct ts_scenario none[] = {{NULL, NULL}};
-
-	return ts_main(argc, argv, none, register_suites);
+	return ts_main_suite(argc, argv, NULL, &suite);
 }

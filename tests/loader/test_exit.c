@@ -284,15 +284,15 @@ static void test_pool_joins_at_exit(void)
 	CU_ASSERT_PTR_NULL(strstr(c.err, "it waits until"));
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = CU_add_suite("exit", NULL, NULL);
+static const struct ts_test tests[] = {
+	{"exit() while a first call loads", test_exit_during_load},
+	{"a loading thread ends, then exit()", test_thread_ends_then_exit},
+	{"exit(), then a loading thread ends", test_exit_then_thread_ends},
+	{"a pool joins its loading thread at exit()", test_pool_joins_at_exit},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "exit() while a first call loads", test_exit_during_load);
-	CU_add_test(s, "a loading thread ends, then exit()", test_thread_ends_then_exit);
-	CU_add_test(s, "exit(), then a loading thread ends", test_exit_then_thread_ends);
-	CU_add_test(s, "a pool joins its loading thread at exit()", test_pool_joins_at_exit);
-}
+static const struct ts_suite suite = {"exit", NULL, NULL, tests};
 
 int main(int argc, char **argv)
 {
@@ -304,5 +304,5 @@ int main(int argc, char **argv)
 		{NULL, NULL},
 	};
 
-	return ts_main(argc, argv, scenarios, register_suites);
+	return ts_main_suite(argc, argv, scenarios, &suite);
 }

@@ -254,7 +254,5 @@ static void register_suites(void)
 
 int main(int argc, char **argv)
 {
-	static const struct ts_scenario none[] = {{NULL, NULL}};
-
-	return ts_main(argc, argv, none, register_suites);
+	return ts_main(argc, argv, NULL, register_suites);
 }

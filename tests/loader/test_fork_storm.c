@@ -261,15 +261,16 @@ static void test_fork_during_walks_and_loads(void)
 	CU_ASSERT_EQUAL(ts_long(&c, "loaded") + ts_long(&c, "refused"), WALK_CHILDREN);
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = CU_add_suite("loader: fork during first calls, walks and loads", NULL, NULL);
+static const struct ts_test tests[] = {
+	{"children forked during a first-call storm make their first call",
+	 test_fork_during_a_storm},
+	{"children forked during walks and loads make their first call",
+	 test_fork_during_walks_and_loads},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "children forked during a first-call storm make their first call",
-		    test_fork_during_a_storm);
-	CU_add_test(s, "children forked during walks and loads make their first call",
-		    test_fork_during_walks_and_loads);
-}
+static const struct ts_suite suite = {"loader: fork during first calls, walks and loads", NULL,
+				      NULL, tests};
 
 int main(int argc, char **argv)
 {
@@ -279,5 +280,5 @@ int main(int argc, char **argv)
 		{NULL, NULL},
 	};
 
-	return ts_main(argc, argv, scenarios, register_suites);
+	return ts_main_suite(argc, argv, scenarios, &suite);
 }

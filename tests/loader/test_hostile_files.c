@@ -414,18 +414,18 @@ static void test_cli_info(void)
 #endif
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = CU_add_suite("hostile files: a FIFO, a socket, a device, in every step", NULL,
-				   NULL);
+static const struct ts_test tests[] = {
+	{"the override, as a file and as a folder", test_override},
+	{"a pip wheel folder beside the stub", test_wheel},
+	{"CUDA_HOME", test_cuda_home},
+	{"LD_LIBRARY_PATH", test_ld_library_path},
+	{"/usr/local/cuda, in a private mount namespace", test_usr_local_cuda},
+	{"cudastub info ends and says why", test_cli_info},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "the override, as a file and as a folder", test_override);
-	CU_add_test(s, "a pip wheel folder beside the stub", test_wheel);
-	CU_add_test(s, "CUDA_HOME", test_cuda_home);
-	CU_add_test(s, "LD_LIBRARY_PATH", test_ld_library_path);
-	CU_add_test(s, "/usr/local/cuda, in a private mount namespace", test_usr_local_cuda);
-	CU_add_test(s, "cudastub info ends and says why", test_cli_info);
-}
+static const struct ts_suite suite = {"hostile files: a FIFO, a socket, a device, in every step",
+				      NULL, NULL, tests};
 
 int main(int argc, char **argv)
 {
@@ -433,5 +433,5 @@ int main(int argc, char **argv)
 		{"search", search_child}, {"cli", cli_child}, {NULL, NULL}};
 
 	stubs[0].healthy = strdup(ld_fake("nvrtc-13"));
-	return ts_main(argc, argv, scenarios, register_suites);
+	return ts_main_suite(argc, argv, scenarios, &suite);
 }

@@ -515,25 +515,23 @@ static void test_zeroed_probe(void)
 	}
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s =
-		CU_add_suite("hostile inputs: every stub, as override and on the path", NULL, NULL);
+static const struct ts_test tests[] = {
+	{"damaged and foreign files: skipped before dlopen", test_damaged_files},
+	{"the stub itself, a directory", test_self_and_directory},
+	{"a relative path", test_relative_path},
+	{"a 100 KB path", test_long_path},
+	{"control characters: escaped in errors and debug lines", test_control_characters},
+	{"bad pins: refused by name, nothing opened", test_bad_pins},
+	{"a probe whose first code is zeros: skipped, the next copy loaded", test_zeroed_probe},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "damaged and foreign files: skipped before dlopen", test_damaged_files);
-	CU_add_test(s, "the stub itself, a directory", test_self_and_directory);
-	CU_add_test(s, "a relative path", test_relative_path);
-	CU_add_test(s, "a 100 KB path", test_long_path);
-	CU_add_test(s, "control characters: escaped in errors and debug lines",
-		    test_control_characters);
-	CU_add_test(s, "bad pins: refused by name, nothing opened", test_bad_pins);
-	CU_add_test(s, "a probe whose first code is zeros: skipped, the next copy loaded",
-		    test_zeroed_probe);
-}
+static const struct ts_suite suite = {"hostile inputs: every stub, as override and on the path",
+				      NULL, NULL, tests};
 
 int main(int argc, char **argv)
 {
 	static const struct ts_scenario scenarios[] = {{"hostile", hostile_child}, {NULL, NULL}};
 
-	return ts_main(argc, argv, scenarios, register_suites);
+	return ts_main_suite(argc, argv, scenarios, &suite);
 }

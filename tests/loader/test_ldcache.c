@@ -241,23 +241,19 @@ static void test_the_file_itself(void)
 		CU_ASSERT_STRING_EQUAL(first.path[0], second.path[0]);
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = CU_add_suite("loader: the ld.so.cache lookup", NULL, NULL);
+static const struct ts_test tests[] = {
+	{"every name finds all its paths, in order", test_every_name_and_its_paths},
+	{"names not in the cache find nothing", test_absent_names},
+	{"a visit that answers stops the lookup", test_visit_stops_the_lookup},
+	{"damaged caches: nothing read outside the bytes", test_damaged_caches},
+	{"this machine's cache: as a scan of every entry", test_this_machines_cache},
+	{"the file mapped once: the same answers again", test_the_file_itself},
+	{NULL, NULL},
+};
 
-	if (!s)
-		return;
-	CU_add_test(s, "every name finds all its paths, in order", test_every_name_and_its_paths);
-	CU_add_test(s, "names not in the cache find nothing", test_absent_names);
-	CU_add_test(s, "a visit that answers stops the lookup", test_visit_stops_the_lookup);
-	CU_add_test(s, "damaged caches: nothing read outside the bytes", test_damaged_caches);
-	CU_add_test(s, "this machine's cache: as a scan of every entry", test_this_machines_cache);
-	CU_add_test(s, "the file mapped once: the same answers again", test_the_file_itself);
-}
+static const struct ts_suite suite = {"loader: the ld.so.cache lookup", NULL, NULL, tests};
 
 int main(int argc, char **argv)
 {
-	static const struct ts_scenario none[] = {{NULL, NULL}};
-
-	return ts_main(argc, argv, none, register_suites);
+	return ts_main_suite(argc, argv, NULL, &suite);
 }

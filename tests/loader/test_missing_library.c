@@ -151,10 +151,7 @@ static void test_not_found(void)
 
 	if (ld_run_probe(env, &c))
 		return;
-	CU_ASSERT_EQUAL(ld_long(&c, "version_rc"), CUDASTUB_NVRTC_ERROR_STUB_LIBRARY);
-	CU_ASSERT_EQUAL(ld_long(&c, "major"), 0);
-	CU_ASSERT_EQUAL(ld_long(&c, "minor"), 0);
-	CU_ASSERT_EQUAL(ld_long(&c, "state"), CUDASTUB_STATE_NOT_FOUND);
+	LD_EXPECT_NOT_FOUND(&c);
 	CU_ASSERT_TRUE(ld_has(&c, "error", "libnvrtc"));
 	CU_ASSERT_TRUE(ld_long(&c, "attempts") > 0);
 	/* the steps it went through: already loaded, the loader, /usr/local/cuda */
@@ -197,22 +194,21 @@ static void test_not_found_all_calls(void)
 	check_all_calls(env);
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = CU_add_suite("missing_library", NULL, NULL);
+static const struct ts_test tests[] = {
+	{"override names nothing", test_override_nonexistent},
+	{"override names nothing: every function", test_override_nonexistent_all_calls},
+	{"not found anywhere", test_not_found},
+	{"not found anywhere: every function", test_not_found_all_calls},
+	{"an empty pin is none; a malformed one is refused", test_empty_and_bad_pin},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "override names nothing", test_override_nonexistent);
-	CU_add_test(s, "override names nothing: every function",
-		    test_override_nonexistent_all_calls);
-	CU_add_test(s, "not found anywhere", test_not_found);
-	CU_add_test(s, "not found anywhere: every function", test_not_found_all_calls);
-	CU_add_test(s, "an empty pin is none; a malformed one is refused", test_empty_and_bad_pin);
-}
+static const struct ts_suite suite = {"missing_library", NULL, NULL, tests};
 
 int main(int argc, char **argv)
 {
 	static const struct ts_scenario scenarios[] = {
 		LD_PROBE_SCENARIO, {"all_calls", all_calls}, {NULL, NULL}};
 
-	return ts_main(argc, argv, scenarios, register_suites);
+	return ts_main_suite(argc, argv, scenarios, &suite);
 }

@@ -37,17 +37,17 @@ static void test_error_strings_with_library(void)
 	CU_ASSERT_TRUE(ld_is(&c, "errstr.5", "FAKE_ERROR"));
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = CU_add_suite("missing_symbol", NULL, NULL);
+static const struct ts_test tests[] = {
+	{"lacking nvrtcGetPTX returns 1500", test_lacking_function_returns_not_found},
+	{"error strings with a library loaded", test_error_strings_with_library},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "lacking nvrtcGetPTX returns 1500", test_lacking_function_returns_not_found);
-	CU_add_test(s, "error strings with a library loaded", test_error_strings_with_library);
-}
+static const struct ts_suite suite = {"missing_symbol", NULL, NULL, tests};
 
 int main(int argc, char **argv)
 {
 	static const struct ts_scenario scenarios[] = {LD_PROBE_SCENARIO, {NULL, NULL}};
 
-	return ts_main(argc, argv, scenarios, register_suites);
+	return ts_main_suite(argc, argv, scenarios, &suite);
 }

@@ -75,16 +75,16 @@ static void test_nothing_loaded_until_first_call(void)
 	CU_ASSERT_EQUAL(ld_long(&c, "fake_after_call"), 1);
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = CU_add_suite("no_load", NULL, NULL);
+static const struct ts_test tests[] = {
+	{"nothing loaded until the first call", test_nothing_loaded_until_first_call},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "nothing loaded until the first call", test_nothing_loaded_until_first_call);
-}
+static const struct ts_suite suite = {"no_load", NULL, NULL, tests};
 
 int main(int argc, char **argv)
 {
 	static const struct ts_scenario scenarios[] = {{"linked", linked}, {NULL, NULL}};
 
-	return ts_main(argc, argv, scenarios, register_suites);
+	return ts_main_suite(argc, argv, scenarios, &suite);
 }

@@ -158,27 +158,24 @@ static void test_other_release_after(void)
 	LD_EXPECT_FAKE(&c, CUDASTUB_SOURCE_LOADER_SEARCH, 13, 0, "fake-nvrtc-13");
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s =
-		CU_add_suite("release: one CUDA release per process", suite_init, suite_clean);
+static const struct ts_test tests[] = {
+	{"no release in the process, no driver: newest first", test_no_release_no_driver},
+	{"a driver for CUDA 12.4: 12 first", test_driver_supports_12},
+	{"a driver whose file's name says 535: 12 first, nothing loaded", test_driver_by_its_name},
+	{"Debian's 550 driver on the path: 12 first, the driver not loaded",
+	 test_real_driver_not_loaded},
+	{"a 12 runtime already loaded: 12 first", test_runtime_in_process},
+	{"a pin wins over the release", test_pin_wins},
+	{"a release the driver cannot run, when nothing else is there", test_other_release_after},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "no release in the process, no driver: newest first",
-		    test_no_release_no_driver);
-	CU_add_test(s, "a driver for CUDA 12.4: 12 first", test_driver_supports_12);
-	CU_add_test(s, "a driver whose file's name says 535: 12 first, nothing loaded",
-		    test_driver_by_its_name);
-	CU_add_test(s, "Debian's 550 driver on the path: 12 first, the driver not loaded",
-		    test_real_driver_not_loaded);
-	CU_add_test(s, "a 12 runtime already loaded: 12 first", test_runtime_in_process);
-	CU_add_test(s, "a pin wins over the release", test_pin_wins);
-	CU_add_test(s, "a release the driver cannot run, when nothing else is there",
-		    test_other_release_after);
-}
+static const struct ts_suite suite = {"release: one CUDA release per process", suite_init,
+				      suite_clean, tests};
 
 int main(int argc, char **argv)
 {
 	static const struct ts_scenario scenarios[] = {LD_PROBE_SCENARIO, {NULL, NULL}};
 
-	return ts_main(argc, argv, scenarios, register_suites);
+	return ts_main_suite(argc, argv, scenarios, &suite);
 }

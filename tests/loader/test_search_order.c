@@ -247,27 +247,27 @@ static void test_ld_library_path_pinned_12(void)
 	LD_EXPECT_FAKE(&c, CUDASTUB_SOURCE_LOADER_SEARCH, 12, 4, "fake-nvrtc-12");
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = CU_add_suite("search_order", suite_init, suite_clean);
+static const struct ts_test tests[] = {
+	{"override file beats everything", test_override_file_beats_everything},
+	{"override folder beats everything", test_override_dir_beats_everything},
+	{"already loaded", test_already_loaded},
+	{"already loaded under another file name", test_already_loaded_renamed},
+	{"pip wheel nvidia/cu13", test_pip_wheel_cu13},
+	{"pip wheel nvidia/cuda_nvrtc (12)", test_pip_wheel_cuda_nvrtc_12},
+	{"CUDA_HOME beats LD_LIBRARY_PATH", test_cuda_home_beats_ld_library_path},
+	{"CUDA_PATH when CUDA_HOME unset", test_cuda_path_when_cuda_home_unset},
+	{"CUDA_HOME before CUDA_PATH", test_cuda_home_before_cuda_path},
+	{"empty CUDA_HOME falls through", test_empty_cuda_home_falls_through},
+	{"LD_LIBRARY_PATH", test_ld_library_path},
+	{"LD_LIBRARY_PATH, pinned to 12", test_ld_library_path_pinned_12},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "override file beats everything", test_override_file_beats_everything);
-	CU_add_test(s, "override folder beats everything", test_override_dir_beats_everything);
-	CU_add_test(s, "already loaded", test_already_loaded);
-	CU_add_test(s, "already loaded under another file name", test_already_loaded_renamed);
-	CU_add_test(s, "pip wheel nvidia/cu13", test_pip_wheel_cu13);
-	CU_add_test(s, "pip wheel nvidia/cuda_nvrtc (12)", test_pip_wheel_cuda_nvrtc_12);
-	CU_add_test(s, "CUDA_HOME beats LD_LIBRARY_PATH", test_cuda_home_beats_ld_library_path);
-	CU_add_test(s, "CUDA_PATH when CUDA_HOME unset", test_cuda_path_when_cuda_home_unset);
-	CU_add_test(s, "CUDA_HOME before CUDA_PATH", test_cuda_home_before_cuda_path);
-	CU_add_test(s, "empty CUDA_HOME falls through", test_empty_cuda_home_falls_through);
-	CU_add_test(s, "LD_LIBRARY_PATH", test_ld_library_path);
-	CU_add_test(s, "LD_LIBRARY_PATH, pinned to 12", test_ld_library_path_pinned_12);
-}
+static const struct ts_suite suite = {"search_order", suite_init, suite_clean, tests};
 
 int main(int argc, char **argv)
 {
 	static const struct ts_scenario scenarios[] = {LD_PROBE_SCENARIO, {NULL, NULL}};
 
-	return ts_main(argc, argv, scenarios, register_suites);
+	return ts_main_suite(argc, argv, scenarios, &suite);
 }

@@ -185,19 +185,18 @@ static void test_running_search_waited_for(void)
 	}
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = CU_add_suite("threads", NULL, NULL);
+static const struct ts_test tests[] = {
+	{"32 threads, one first call each", test_first_call_race},
+	{"32 threads, a slow probe: one search, the others wait", test_one_search},
+	{"32 threads, a probe that runs 60 ms: still one search", test_running_search_waited_for},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "32 threads, one first call each", test_first_call_race);
-	CU_add_test(s, "32 threads, a slow probe: one search, the others wait", test_one_search);
-	CU_add_test(s, "32 threads, a probe that runs 60 ms: still one search",
-		    test_running_search_waited_for);
-}
+static const struct ts_suite suite = {"threads", NULL, NULL, tests};
 
 int main(int argc, char **argv)
 {
 	static const struct ts_scenario scenarios[] = {{"race", race}, {NULL, NULL}};
 
-	return ts_main(argc, argv, scenarios, register_suites);
+	return ts_main_suite(argc, argv, scenarios, &suite);
 }

@@ -276,31 +276,25 @@ static void test_secure_mode_searches_no_derived_folder(void)
 	ts_remove_tree(t.root);
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = CU_add_suite("trust", NULL, NULL);
+static const struct ts_test tests[] = {
+	{"the user's own tree is searched", test_own_tree_is_searched},
+	{"a world-writable ancestor is refused", test_world_writable_ancestor_is_refused},
+	{"a group-writable ancestor is refused", test_group_writable_ancestor_is_refused},
+	{"a sticky ancestor is searched", test_sticky_ancestor_is_searched},
+	{"a sticky folder holding the file is refused", test_sticky_holder_is_refused},
+	{"a library file writable by others is refused", test_writable_file_is_refused},
+	{"a link in a writable folder is refused", test_link_in_writable_folder_is_refused},
+	{"another user's folder is refused", test_other_users_folder_is_refused},
+	{"secure mode searches no derived folder", test_secure_mode_searches_no_derived_folder},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "the user's own tree is searched", test_own_tree_is_searched);
-	CU_add_test(s, "a world-writable ancestor is refused",
-		    test_world_writable_ancestor_is_refused);
-	CU_add_test(s, "a group-writable ancestor is refused",
-		    test_group_writable_ancestor_is_refused);
-	CU_add_test(s, "a sticky ancestor is searched", test_sticky_ancestor_is_searched);
-	CU_add_test(s, "a sticky folder holding the file is refused",
-		    test_sticky_holder_is_refused);
-	CU_add_test(s, "a library file writable by others is refused",
-		    test_writable_file_is_refused);
-	CU_add_test(s, "a link in a writable folder is refused",
-		    test_link_in_writable_folder_is_refused);
-	CU_add_test(s, "another user's folder is refused", test_other_users_folder_is_refused);
-	CU_add_test(s, "secure mode searches no derived folder",
-		    test_secure_mode_searches_no_derived_folder);
-}
+static const struct ts_suite suite = {"trust", NULL, NULL, tests};
 
 int main(int argc, char **argv)
 {
 	static const struct ts_scenario scenarios[] = {
 		LD_PROBE_SCENARIO, {"secure_probe", secure_probe}, {NULL, NULL}};
 
-	return ts_main(argc, argv, scenarios, register_suites);
+	return ts_main_suite(argc, argv, scenarios, &suite);
 }

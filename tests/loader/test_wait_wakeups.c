@@ -284,21 +284,19 @@ static void test_a_search_that_does_not_run_is_given_up(void)
 	CU_ASSERT(atomic_load(&blocked.search_runs) >= 2);
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = CU_add_suite("wait_wakeups", NULL, NULL);
+static const struct ts_test tests[] = {
+	{"first calls sleep until the search publishes, and its wake ends the sleep",
+	 test_waiters_sleep_until_the_publication},
+	{"a first call that holds a loader lock searches instead of waiting",
+	 test_a_loader_lock_holder_does_not_wait},
+	{"a search that does not run is given up, and every call is answered",
+	 test_a_search_that_does_not_run_is_given_up},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "first calls sleep until the search publishes, and its wake ends the sleep",
-		    test_waiters_sleep_until_the_publication);
-	CU_add_test(s, "a first call that holds a loader lock searches instead of waiting",
-		    test_a_loader_lock_holder_does_not_wait);
-	CU_add_test(s, "a search that does not run is given up, and every call is answered",
-		    test_a_search_that_does_not_run_is_given_up);
-}
+static const struct ts_suite suite = {"wait_wakeups", NULL, NULL, tests};
 
 int main(int argc, char **argv)
 {
-	static const struct ts_scenario none[] = {{NULL, NULL}};
-
-	return ts_main(argc, argv, none, register_suites);
+	return ts_main_suite(argc, argv, NULL, &suite);
 }

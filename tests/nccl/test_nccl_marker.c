@@ -84,18 +84,17 @@ static void test_refused(void)
 	ts_remove_tree(dir);
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = CU_add_suite("the CUDA release from a library's read-only data", NULL, NULL);
+static const struct ts_test tests[] = {
+	{"NCCL's banner: 13.0 (toolkit), 12.4 (Debian)", test_real},
+	{"a banner in this test's own file", test_this_file},
+	{"no ELF, a folder, a FIFO, nothing: -1", test_refused},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "NCCL's banner: 13.0 (toolkit), 12.4 (Debian)", test_real);
-	CU_add_test(s, "a banner in this test's own file", test_this_file);
-	CU_add_test(s, "no ELF, a folder, a FIFO, nothing: -1", test_refused);
-}
+static const struct ts_suite suite = {"the CUDA release from a library's read-only data", NULL,
+				      NULL, tests};
 
 int main(int argc, char **argv)
 {
-	static const struct ts_scenario scenarios[] = {{NULL, NULL}};
-
-	return ts_main(argc, argv, scenarios, register_suites);
+	return ts_main_suite(argc, argv, NULL, &suite);
 }

@@ -258,19 +258,20 @@ static void test_11_8_has_none(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(ts_value(&c, "error"), "CUDASTUB_NVJITLINK_PATH="));
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = CU_add_suite("nvJitLink: LTO through the stubs, real libraries", NULL, NULL);
+static const struct ts_test tests[] = {
+	{"13.0: NVRTC's LTO-IR linked, the same cubin", test_13_0},
+	{"12.4: NVRTC's LTO-IR linked, the same cubin", test_12_4},
+	{"11.8 has no nvJitLink, and the stub says so", test_11_8_has_none},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "13.0: NVRTC's LTO-IR linked, the same cubin", test_13_0);
-	CU_add_test(s, "12.4: NVRTC's LTO-IR linked, the same cubin", test_12_4);
-	CU_add_test(s, "11.8 has no nvJitLink, and the stub says so", test_11_8_has_none);
-}
+static const struct ts_suite suite = {"nvJitLink: LTO through the stubs, real libraries", NULL,
+				      NULL, tests};
 
 int main(int argc, char **argv)
 {
 	static const struct ts_scenario scenarios[] = {
 		{"link", link_child}, {"missing", missing_child}, {NULL, NULL}};
 
-	return ts_main(argc, argv, scenarios, register_suites);
+	return ts_main_suite(argc, argv, scenarios, &suite);
 }

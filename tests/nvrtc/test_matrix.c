@@ -236,18 +236,17 @@ static void test_cuda12_program_through_the_shim(void)
 #endif
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = CU_add_suite("nvrtc matrix: stub ABI x real runtime", NULL, NULL);
+static const struct ts_test tests[] = {
+	{"13-ABI stub on 11.8, 12.4, 13.0", test_abi_13_against_every_runtime},
+	{"12-ABI stub on 11.8, 12.4, 13.0", test_abi_12_against_every_runtime},
+	{"11-ABI stub on 11.8, 12.4, 13.0", test_abi_11_against_every_runtime},
+	{"CUDA 12 program through the 12-ABI shim", test_cuda12_program_through_the_shim},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "13-ABI stub on 11.8, 12.4, 13.0", test_abi_13_against_every_runtime);
-	CU_add_test(s, "12-ABI stub on 11.8, 12.4, 13.0", test_abi_12_against_every_runtime);
-	CU_add_test(s, "11-ABI stub on 11.8, 12.4, 13.0", test_abi_11_against_every_runtime);
-	CU_add_test(s, "CUDA 12 program through the 12-ABI shim",
-		    test_cuda12_program_through_the_shim);
-}
+static const struct ts_suite suite = {"nvrtc matrix: stub ABI x real runtime", NULL, NULL, tests};
 
 int main(int argc, char **argv)
 {
-	return ts_main(argc, argv, scenarios, register_suites);
+	return ts_main_suite(argc, argv, scenarios, &suite);
 }

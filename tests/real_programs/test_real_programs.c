@@ -704,18 +704,17 @@ out:
 		ts_remove_tree(work);
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = CU_add_suite("Debian's CUDA 11.8 programs, five machines, four variants",
-				   NULL, NULL);
+static const struct ts_test tests[] = {
+	{"through the stubs, each prints what it prints with NVIDIA's libraries", test_programs},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "through the stubs, each prints what it prints with NVIDIA's libraries",
-		    test_programs);
-}
+static const struct ts_suite suite = {"Debian's CUDA 11.8 programs, five machines, four variants",
+				      NULL, NULL, tests};
 
 int main(int argc, char **argv)
 {
 	static const struct ts_scenario scenarios[] = {{"program", program_child}, {NULL, NULL}};
 
-	return ts_main(argc, argv, scenarios, register_suites);
+	return ts_main_suite(argc, argv, scenarios, &suite);
 }

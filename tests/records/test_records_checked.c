@@ -39,17 +39,15 @@ static void test_every_record_checked(void)
 	CU_ASSERT(checked + missing >= 9);
 }
 
-static void register_suites(void)
-{
-	CU_pSuite s = CU_add_suite("records against NVIDIA's headers", NULL, NULL);
+static const struct ts_test tests[] = {
+	{"every stub's record is compiled against its release's headers",
+	 test_every_record_checked},
+	{NULL, NULL},
+};
 
-	CU_add_test(s, "every stub's record is compiled against its release's headers",
-		    test_every_record_checked);
-}
+static const struct ts_suite suite = {"records against NVIDIA's headers", NULL, NULL, tests};
 
 int main(int argc, char **argv)
 {
-	static const struct ts_scenario none[] = {{NULL, NULL}};
-
-	return ts_main(argc, argv, none, register_suites);
+	return ts_main_suite(argc, argv, NULL, &suite);
 }

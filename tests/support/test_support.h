@@ -22,8 +22,9 @@ struct ts_scenario {
 /* Registers suites with CUnit; called by ts_main. */
 typedef void (*ts_register_fn)(void);
 
-/* Runs a child scenario or, without --child, the CUnit suites. Exits
- * non-zero if any assertion failed, so ctest sees the failure. */
+/* Runs a child scenario (scenarios: a table ending in {NULL, NULL}, or
+ * NULL for a binary that has none) or, without --child, the CUnit suites.
+ * Exits non-zero if any assertion failed, so ctest sees the failure. */
 int ts_main(int argc, char **argv, const struct ts_scenario *scenarios,
 	    ts_register_fn register_suites);
 

@@ -97,6 +97,21 @@ void ts_expect_same_at(struct ts_where at, const char *label, const struct ts_ch
 	expect(got && strcmp(a, "(missing)") && !strcmp(a, got), at, c, msg);
 }
 
+void ts_expect_three_ways_at(struct ts_where at, const char *label, const struct ts_child *calls,
+			     const struct ts_child *fresh, const char *key)
+{
+	char stub[64], direct[64], other[64], value[64];
+	const char *v;
+
+	snprintf(stub, sizeof stub, "stub_%s", key);
+	snprintf(direct, sizeof direct, "direct_%s", key);
+	snprintf(other, sizeof other, "fresh_%s", key);
+	ts_expect_same_at(at, label, calls, stub, direct);
+	v = ts_value(calls, stub);
+	snprintf(value, sizeof value, "%s", v ? v : "(missing from the stub's child)");
+	ts_expect_at(at, label, fresh, other, value);
+}
+
 void ts_expect_has_at(struct ts_where at, const char *label, const struct ts_child *c,
 		      const char *key, const char *part)
 {

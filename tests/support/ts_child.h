@@ -43,10 +43,17 @@ void ts_expect_same_at(struct ts_where at, const char *label, const struct ts_ch
 /* key's value contains part. */
 void ts_expect_has_at(struct ts_where at, const char *label, const struct ts_child *c,
 		      const char *key, const char *part);
+/* The stub answered key as the library called directly in the same child
+ * (calls: stub_<key> and direct_<key>), and as a child that made only that
+ * call (fresh: fresh_<key>). */
+void ts_expect_three_ways_at(struct ts_where at, const char *label, const struct ts_child *calls,
+			     const struct ts_child *fresh, const char *key);
 #define TS_EXPECT(l, c, k, w)	   ts_expect_at(TS_HERE, l, c, k, w)
 #define TS_EXPECT_INT(l, c, k, w)  ts_expect_int_at(TS_HERE, l, c, k, w)
 #define TS_EXPECT_SAME(l, c, a, b) ts_expect_same_at(TS_HERE, l, c, a, b)
 #define TS_EXPECT_HAS(l, c, k, p)  ts_expect_has_at(TS_HERE, l, c, k, p)
+#define TS_EXPECT_THREE_WAYS(l, calls, fresh, k)                                                   \
+	ts_expect_three_ways_at(TS_HERE, l, calls, fresh, k)
 
 /* Integer value of key, or -999 when missing. */
 long ts_long(const struct ts_child *c, const char *key);
