@@ -99,6 +99,62 @@ int ld_run_probe(const char *const *env, struct ts_child *child);
 		CU_ASSERT_EQUAL(ld_long(c, "state"), CUDASTUB_STATE_NOT_FOUND);                    \
 	} while (0)
 
+/*
+ * A suite whose tests are the rows of a table (ld_rows.c): rows is an
+ * array of structs of size bytes each, the first member of each its name
+ * (a string), ending in a row whose name is NULL. Each row is a CUnit test
+ * of that name that calls run_row with its row; the suite's own tests
+ * follow. Names must differ: the running test's name finds its row.
+ */
+int ld_main_rows(int argc, char **argv, const struct ts_scenario *scenarios,
+		 const struct ts_suite *suite, const void *rows, size_t size,
+		 void (*run_row)(const void *row));
+
+/*
+ * A probe run given as data (ld_probe_case.c). In its environment and
+ * its checks' texts, {tree} stands for the suite's temporary tree,
+ * {fake <variant>} for ld_fake(variant) and {fakedir <variant>} for
+ * ld_fake_dir(variant) (ld_expand).
+ */
+enum ld_check_kind {
+	LD_IS = 1,     /* key's value is text */
+	LD_HAS,	       /* key's value contains text */
+	LD_ATTEMPT,    /* some attempt's path contains key, its outcome text */
+	LD_NO_ATTEMPT, /* no such attempt */
+};
+struct ld_check {
+	enum ld_check_kind kind;
+	const char *key, *text;
+};
+enum { LD_CASE_ENV = 5, LD_CASE_CHECKS = 6 };
+/* What the first call ends in: the fake of major (LD_EXPECT_FAKE, tag
+ * fake-nvrtc-<major>) loaded from the step source; or, with major 0,
+ * state: CUDASTUB_STATE_NOT_FOUND checks LD_EXPECT_NOT_FOUND, any other
+ * the stub's error and that state. */
+struct ld_outcome {
+	int major, minor, source, state;
+};
+#define LD_LOADS(major_, minor_, source_)                                                          \
+	{                                                                                          \
+		.major = (major_), .minor = (minor_), .source = (source_)                          \
+	}
+#define LD_ENDS(state_)                                                                            \
+	{                                                                                          \
+		.state = (state_)                                                                  \
+	}
+struct ld_probe_case {
+	const char *name;
+	const char *env[LD_CASE_ENV]; /* "NAME=value"; ends at the first NULL */
+	struct ld_outcome outcome;
+	struct ld_check checks[LD_CASE_CHECKS]; /* ends at the first kind 0 */
+	const struct ld_check *shared;		/* checks of several cases, or NULL */
+};
+
+/* text with tree and the fakes put in (one of ld_fmt's buffers). */
+const char *ld_expand(const char *tree, const char *text);
+/* Runs the probe with the case's environment and asserts what it says. */
+void ld_run_probe_case(const struct ld_probe_case *pc, const char *tree);
+
 /* The probe scenario, and the stub's symbols (dlsym on a handle). */
 int ld_probe(void);
 void *ld_open_stub(const char *path);

@@ -12,11 +12,6 @@
 
 static char tree[1024];
 
-static const char *in_tree(const char *rel)
-{
-	return ld_fmt("%s/%s", tree, rel);
-}
-
 static int place_all(const char *rel_dir)
 {
 	static const char *const variants[] = {"nvrtc-13", "nvrtc-12", "nvrtc-11"};
@@ -46,132 +41,74 @@ static int suite_clean(void)
 	return 0;
 }
 
-static void test_newest_first_in_override_folder(void)
-{
-	struct ts_child c;
-	const char *env[] = {ld_fmt("CUDASTUB_NVRTC_PATH=%s", in_tree("all")), NULL};
-
-	if (ld_run_probe(env, &c))
-		return;
-	LD_EXPECT_FAKE(&c, CUDASTUB_SOURCE_OVERRIDE, 13, 0, "fake-nvrtc-13");
-	CU_ASSERT_EQUAL(ld_long(&c, "attempts"), 1);
-}
-
-static void test_newest_first_in_cuda_home(void)
-{
-	struct ts_child c;
-	const char *env[] = {ld_fmt("CUDA_HOME=%s", in_tree("home")), NULL};
-
-	if (ld_run_probe(env, &c))
-		return;
-	LD_EXPECT_FAKE(&c, CUDASTUB_SOURCE_CUDA_HOME, 13, 0, "fake-nvrtc-13");
-	CU_ASSERT_TRUE(ld_is(&c, "path", in_tree("home/lib64/libnvrtc.so.13")));
-}
-
-static void test_pin_12(void)
-{
-	struct ts_child c;
-	const char *env[] = {ld_fmt("CUDASTUB_NVRTC_PATH=%s", in_tree("all")),
-			     "CUDASTUB_NVRTC_MAJOR=12", NULL};
-
-	if (ld_run_probe(env, &c))
-		return;
-	LD_EXPECT_FAKE(&c, CUDASTUB_SOURCE_OVERRIDE, 12, 4, "fake-nvrtc-12");
-	/* the pin skips 13 without opening it */
-	CU_ASSERT_FALSE(ld_attempt(&c, "libnvrtc.so.13", ""));
-	CU_ASSERT_EQUAL(ld_long(&c, "dlopen_calls"), 1);
-}
-
-static void test_pin_11(void)
-{
-	struct ts_child c;
-	const char *env[] = {ld_fmt("CUDASTUB_NVRTC_PATH=%s", in_tree("all")),
-			     "CUDASTUB_NVRTC_MAJOR=11", NULL};
-
-	if (ld_run_probe(env, &c))
-		return;
-	LD_EXPECT_FAKE(&c, CUDASTUB_SOURCE_OVERRIDE, 11, 8, "fake-nvrtc-11");
-	CU_ASSERT_TRUE(ld_has(&c, "path", "libnvrtc.so.11.2"));
-}
-
-/* A pin applies to every step, not only the override. */
-static void test_pin_12_in_cuda_home(void)
-{
-	struct ts_child c;
-	const char *env[] = {ld_fmt("CUDA_HOME=%s", in_tree("home")),
-			     ld_fmt("LD_LIBRARY_PATH=%s", ld_fake_dir("nvrtc-13")),
-			     "CUDASTUB_NVRTC_MAJOR=12", NULL};
-
-	if (ld_run_probe(env, &c))
-		return;
-	LD_EXPECT_FAKE(&c, CUDASTUB_SOURCE_CUDA_HOME, 12, 4, "fake-nvrtc-12");
-}
-
-static void check_bad_pin(const char *pin)
-{
-	struct ts_child c;
-	const char *env[] = {ld_fmt("CUDASTUB_NVRTC_PATH=%s", in_tree("all")),
-			     ld_fmt("CUDASTUB_NVRTC_MAJOR=%s", pin), NULL};
-
-	if (ld_run_probe(env, &c))
-		return;
-	LD_EXPECT_NOT_FOUND(&c);
-	CU_ASSERT_TRUE(ld_has(&c, "error", "CUDASTUB_NVRTC_MAJOR"));
-	CU_ASSERT_TRUE(ld_has(&c, "error", pin));
-	CU_ASSERT_TRUE(ld_has(&c, "errstr.1034", "CUDASTUB_NVRTC_MAJOR"));
-	CU_ASSERT_EQUAL(ld_long(&c, "dlopen_calls"), 0);
-}
-
-static void test_bad_pin_14(void)
-{
-	check_bad_pin("14");
-}
-
-static void test_bad_pin_abc(void)
-{
-	check_bad_pin("abc");
-}
-
-static void test_bad_pin_trailing_junk(void)
-{
-	check_bad_pin("12x");
-}
-
-/* The override names a 13, the pin says 12: an error, no fallback. */
-static void test_pin_against_override_file(void)
-{
-	struct ts_child c;
-	const char *env[] = {ld_fmt("CUDASTUB_NVRTC_PATH=%s", ld_fake("nvrtc-13")),
-			     ld_fmt("CUDA_HOME=%s", in_tree("home")), "CUDASTUB_NVRTC_MAJOR=12",
-			     NULL};
-
-	if (ld_run_probe(env, &c))
-		return;
-	CU_ASSERT_EQUAL(ld_long(&c, "version_rc"), CUDASTUB_NVRTC_ERROR_STUB_LIBRARY);
-	CU_ASSERT_EQUAL(ld_long(&c, "state"), CUDASTUB_STATE_OVERRIDE_FAILED);
-	CU_ASSERT_TRUE(ld_attempt(&c, ld_fake("nvrtc-13"), "CUDASTUB_NVRTC_MAJOR=12"));
-	CU_ASSERT_TRUE(ld_has(&c, "error", "CUDASTUB_NVRTC_PATH"));
-	CU_ASSERT_EQUAL(ld_long(&c, "attempts"), 1);
-}
-
-static const struct ts_test tests[] = {
-	{"newest first in an override folder", test_newest_first_in_override_folder},
-	{"newest first in CUDA_HOME", test_newest_first_in_cuda_home},
-	{"CUDASTUB_NVRTC_MAJOR=12", test_pin_12},
-	{"CUDASTUB_NVRTC_MAJOR=11", test_pin_11},
-	{"pin applies to CUDA_HOME", test_pin_12_in_cuda_home},
-	{"invalid pin 14", test_bad_pin_14},
-	{"invalid pin abc", test_bad_pin_abc},
-	{"invalid pin 12x", test_bad_pin_trailing_junk},
-	{"pin against an override file", test_pin_against_override_file},
-	{NULL, NULL},
+/* A pin the stub refuses: no search, and the error names the variable
+ * (each case checks that it names the pin too). */
+static const struct ld_check bad_pin_refused[] = {
+	{LD_HAS, "error", "CUDASTUB_NVRTC_MAJOR"},
+	{LD_HAS, "errstr.1034", "CUDASTUB_NVRTC_MAJOR"},
+	{LD_IS, "dlopen_calls", "0"},
+	{0},
 };
 
-static const struct ts_suite suite = {"major_order", suite_init, suite_clean, tests};
+static const struct ld_probe_case cases[] = {
+	{.name = "newest first in an override folder",
+	 .env = {"CUDASTUB_NVRTC_PATH={tree}/all"},
+	 .outcome = LD_LOADS(13, 0, CUDASTUB_SOURCE_OVERRIDE),
+	 .checks = {{LD_IS, "attempts", "1"}}},
+	{.name = "newest first in CUDA_HOME",
+	 .env = {"CUDA_HOME={tree}/home"},
+	 .outcome = LD_LOADS(13, 0, CUDASTUB_SOURCE_CUDA_HOME),
+	 .checks = {{LD_IS, "path", "{tree}/home/lib64/libnvrtc.so.13"}}},
+	/* the pin skips 13 without opening it */
+	{.name = "CUDASTUB_NVRTC_MAJOR=12",
+	 .env = {"CUDASTUB_NVRTC_PATH={tree}/all", "CUDASTUB_NVRTC_MAJOR=12"},
+	 .outcome = LD_LOADS(12, 4, CUDASTUB_SOURCE_OVERRIDE),
+	 .checks = {{LD_NO_ATTEMPT, "libnvrtc.so.13", ""}, {LD_IS, "dlopen_calls", "1"}}},
+	{.name = "CUDASTUB_NVRTC_MAJOR=11",
+	 .env = {"CUDASTUB_NVRTC_PATH={tree}/all", "CUDASTUB_NVRTC_MAJOR=11"},
+	 .outcome = LD_LOADS(11, 8, CUDASTUB_SOURCE_OVERRIDE),
+	 .checks = {{LD_HAS, "path", "libnvrtc.so.11.2"}}},
+	/* A pin applies to every step, not only the override. */
+	{.name = "pin applies to CUDA_HOME",
+	 .env = {"CUDA_HOME={tree}/home", "LD_LIBRARY_PATH={fakedir nvrtc-13}",
+		 "CUDASTUB_NVRTC_MAJOR=12"},
+	 .outcome = LD_LOADS(12, 4, CUDASTUB_SOURCE_CUDA_HOME)},
+	{.name = "invalid pin 14",
+	 .env = {"CUDASTUB_NVRTC_PATH={tree}/all", "CUDASTUB_NVRTC_MAJOR=14"},
+	 .outcome = LD_ENDS(CUDASTUB_STATE_NOT_FOUND),
+	 .checks = {{LD_HAS, "error", "14"}},
+	 .shared = bad_pin_refused},
+	{.name = "invalid pin abc",
+	 .env = {"CUDASTUB_NVRTC_PATH={tree}/all", "CUDASTUB_NVRTC_MAJOR=abc"},
+	 .outcome = LD_ENDS(CUDASTUB_STATE_NOT_FOUND),
+	 .checks = {{LD_HAS, "error", "abc"}},
+	 .shared = bad_pin_refused},
+	{.name = "invalid pin 12x",
+	 .env = {"CUDASTUB_NVRTC_PATH={tree}/all", "CUDASTUB_NVRTC_MAJOR=12x"},
+	 .outcome = LD_ENDS(CUDASTUB_STATE_NOT_FOUND),
+	 .checks = {{LD_HAS, "error", "12x"}},
+	 .shared = bad_pin_refused},
+	/* The override names a 13, the pin says 12: an error, no fallback. */
+	{.name = "pin against an override file",
+	 .env = {"CUDASTUB_NVRTC_PATH={fake nvrtc-13}", "CUDA_HOME={tree}/home",
+		 "CUDASTUB_NVRTC_MAJOR=12"},
+	 .outcome = LD_ENDS(CUDASTUB_STATE_OVERRIDE_FAILED),
+	 .checks = {{LD_ATTEMPT, "{fake nvrtc-13}", "CUDASTUB_NVRTC_MAJOR=12"},
+		    {LD_HAS, "error", "CUDASTUB_NVRTC_PATH"},
+		    {LD_IS, "attempts", "1"}}},
+	{.name = NULL},
+};
+
+static void run_case(const void *row)
+{
+	ld_run_probe_case(row, tree);
+}
+
+static const struct ts_suite suite = {"major_order", suite_init, suite_clean, NULL};
 
 int main(int argc, char **argv)
 {
 	static const struct ts_scenario scenarios[] = {LD_PROBE_SCENARIO, {NULL, NULL}};
 
-	return ts_main_suite(argc, argv, scenarios, &suite);
+	return ld_main_rows(argc, argv, scenarios, &suite, cases, sizeof *cases, run_case);
 }

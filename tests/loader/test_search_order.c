@@ -69,205 +69,103 @@ static int suite_clean(void)
 	return 0;
 }
 
-/* An override file beats an already-loaded copy, CUDA_HOME and the loader. */
-static void test_override_file_beats_everything(void)
-{
-	struct ts_child c;
-	const char *env[] = {ld_fmt("CUDASTUB_NVRTC_PATH=%s", ld_fake("nvrtc-12")),
-			     ld_fmt("TEST_PRELOAD=%s", ld_fake("nvrtc-11")),
-			     ld_fmt("CUDA_HOME=%s", in_tree("home13")),
-			     ld_fmt("LD_LIBRARY_PATH=%s", ld_fake_dir("nvrtc-13")), NULL};
+#define STUB13 "TEST_STUB={tree}/wheel13/site-packages/pkg/lib/libnvrtc_stub.so"
+#define STUB12 "TEST_STUB={tree}/wheel12/site-packages/pkg/lib/libnvrtc_stub.so"
 
-	if (ld_run_probe(env, &c))
-		return;
-	CU_ASSERT_TRUE(ld_is(&c, "preload", "ok"));
-	LD_EXPECT_FAKE(&c, CUDASTUB_SOURCE_OVERRIDE, 12, 4, "fake-nvrtc-12");
-	CU_ASSERT_TRUE(ld_is(&c, "path", ld_fake("nvrtc-12")));
-	CU_ASSERT_EQUAL(ld_long(&c, "attempts"), 1);
-	CU_ASSERT_EQUAL(ld_long(&c, "dlopen_calls"), 1);
-}
-
-/* An override folder is searched newest major first, and nothing else is. */
-static void test_override_dir_beats_everything(void)
-{
-	struct ts_child c;
-	const char *env[] = {ld_fmt("CUDASTUB_NVRTC_PATH=%s", ld_fake_dir("nvrtc-11")),
-			     ld_fmt("TEST_PRELOAD=%s", ld_fake("nvrtc-12")),
-			     ld_fmt("CUDA_HOME=%s", in_tree("home13")),
-			     ld_fmt("LD_LIBRARY_PATH=%s", ld_fake_dir("nvrtc-13")), NULL};
-
-	if (ld_run_probe(env, &c))
-		return;
-	LD_EXPECT_FAKE(&c, CUDASTUB_SOURCE_OVERRIDE, 11, 8, "fake-nvrtc-11");
-	CU_ASSERT_TRUE(ld_has(&c, "path", "nvrtc-11/libnvrtc.so.11.2"));
-	CU_ASSERT_TRUE(ld_attempt(&c, "nvrtc-11/libnvrtc.so.13", "absent"));
-	CU_ASSERT_TRUE(ld_attempt(&c, "nvrtc-11/libnvrtc.so.12", "absent"));
-	CU_ASSERT_EQUAL(ld_long(&c, "attempts"), 3);
-}
-
-/* A copy the process already loaded beats pip wheels, CUDA_HOME, loader. */
-static void test_already_loaded(void)
-{
-	struct ts_child c;
-	const char *env[] = {ld_fmt("TEST_STUB=%s", in_tree("wheel13/site-packages/pkg/lib/"
-							    "libnvrtc_stub.so")),
-			     ld_fmt("TEST_PRELOAD=%s", ld_fake("nvrtc-12")),
-			     ld_fmt("CUDA_HOME=%s", in_tree("home13")),
-			     ld_fmt("LD_LIBRARY_PATH=%s", ld_fake_dir("nvrtc-13")), NULL};
-
-	if (ld_run_probe(env, &c))
-		return;
-	CU_ASSERT_TRUE(ld_is(&c, "preload", "ok"));
-	LD_EXPECT_FAKE(&c, CUDASTUB_SOURCE_ALREADY_LOADED, 12, 4, "fake-nvrtc-12");
-	CU_ASSERT_TRUE(ld_is(&c, "path", ld_fake("nvrtc-12")));
-	/* the fake's constructor ran once: the stub reused it, did not reload */
-	CU_ASSERT_EQUAL(ld_long(&c, "fake_loads"), 1);
-}
-
-/* Already loaded is by SONAME too: a copy loaded under a file name of its
- * own (a packager's renamed library) is the one the stub takes, not the
- * 13 on LD_LIBRARY_PATH. */
-static void test_already_loaded_renamed(void)
-{
-	struct ts_child c;
-	const char *env[] = {ld_fmt("TEST_PRELOAD=%s", in_tree("renamed/libnvrtc-renamed.so")),
-			     ld_fmt("LD_LIBRARY_PATH=%s", ld_fake_dir("nvrtc-13")), NULL};
-
-	if (ld_run_probe(env, &c))
-		return;
-	CU_ASSERT_TRUE(ld_is(&c, "preload", "ok"));
-	LD_EXPECT_FAKE(&c, CUDASTUB_SOURCE_ALREADY_LOADED, 12, 4, "fake-nvrtc-12");
-	CU_ASSERT_TRUE(ld_has(&c, "path", "renamed/libnvrtc-renamed.so"));
-	CU_ASSERT_EQUAL(ld_long(&c, "fake_loads"), 1);
-}
-
-/* pip's CUDA 13 layout: site-packages/nvidia/cu13/lib beside the stub. */
-static void test_pip_wheel_cu13(void)
-{
-	struct ts_child c;
-	const char *env[] = {ld_fmt("TEST_STUB=%s", in_tree("wheel13/site-packages/pkg/lib/"
-							    "libnvrtc_stub.so")),
-			     ld_fmt("CUDA_HOME=%s", in_tree("home12")),
-			     ld_fmt("LD_LIBRARY_PATH=%s", ld_fake_dir("nvrtc-12")), NULL};
-
-	if (ld_run_probe(env, &c))
-		return;
-	LD_EXPECT_FAKE(&c, CUDASTUB_SOURCE_PIP_WHEEL, 13, 0, "fake-nvrtc-13");
-	CU_ASSERT_TRUE(ld_is(&c, "path",
-			     in_tree("wheel13/site-packages/nvidia/cu13/lib/"
-				     "libnvrtc.so.13")));
-}
-
-/* pip's CUDA 12 layout wins over a newer major in a later step. */
-static void test_pip_wheel_cuda_nvrtc_12(void)
-{
-	struct ts_child c;
-	const char *env[] = {ld_fmt("TEST_STUB=%s", in_tree("wheel12/site-packages/pkg/lib/"
-							    "libnvrtc_stub.so")),
-			     ld_fmt("CUDA_HOME=%s", in_tree("home13")),
-			     ld_fmt("LD_LIBRARY_PATH=%s", ld_fake_dir("nvrtc-13")), NULL};
-
-	if (ld_run_probe(env, &c))
-		return;
-	LD_EXPECT_FAKE(&c, CUDASTUB_SOURCE_PIP_WHEEL, 12, 4, "fake-nvrtc-12");
-	CU_ASSERT_TRUE(ld_is(&c, "path",
-			     in_tree("wheel12/site-packages/nvidia/cuda_nvrtc/lib/"
-				     "libnvrtc.so.12")));
-}
-
-static void test_cuda_home_beats_ld_library_path(void)
-{
-	struct ts_child c;
-	const char *env[] = {ld_fmt("CUDA_HOME=%s", in_tree("home12")),
-			     ld_fmt("LD_LIBRARY_PATH=%s", ld_fake_dir("nvrtc-13")), NULL};
-
-	if (ld_run_probe(env, &c))
-		return;
-	LD_EXPECT_FAKE(&c, CUDASTUB_SOURCE_CUDA_HOME, 12, 4, "fake-nvrtc-12");
-	CU_ASSERT_TRUE(ld_is(&c, "path", in_tree("home12/lib64/libnvrtc.so.12")));
-}
-
-static void test_cuda_path_when_cuda_home_unset(void)
-{
-	struct ts_child c;
-	const char *env[] = {ld_fmt("CUDA_PATH=%s", in_tree("path11")),
-			     ld_fmt("LD_LIBRARY_PATH=%s", ld_fake_dir("nvrtc-13")), NULL};
-
-	if (ld_run_probe(env, &c))
-		return;
-	LD_EXPECT_FAKE(&c, CUDASTUB_SOURCE_CUDA_HOME, 11, 8, "fake-nvrtc-11");
-	CU_ASSERT_TRUE(ld_is(&c, "path", in_tree("path11/lib/libnvrtc.so.11.2")));
-}
-
-static void test_cuda_home_before_cuda_path(void)
-{
-	struct ts_child c;
-	const char *env[] = {ld_fmt("CUDA_HOME=%s", in_tree("home12")),
-			     ld_fmt("CUDA_PATH=%s", in_tree("home13")), NULL};
-
-	if (ld_run_probe(env, &c))
-		return;
-	LD_EXPECT_FAKE(&c, CUDASTUB_SOURCE_CUDA_HOME, 12, 4, "fake-nvrtc-12");
-}
-
-/* A CUDA_HOME with nothing in it falls through to CUDA_PATH. */
-static void test_empty_cuda_home_falls_through(void)
-{
-	struct ts_child c;
-	const char *env[] = {ld_fmt("CUDA_HOME=%s", in_tree("empty")),
-			     ld_fmt("CUDA_PATH=%s", in_tree("path11")), NULL};
-
-	if (ld_run_probe(env, &c))
-		return;
-	LD_EXPECT_FAKE(&c, CUDASTUB_SOURCE_CUDA_HOME, 11, 8, "fake-nvrtc-11");
-	CU_ASSERT_TRUE(ld_attempt(&c, in_tree("empty/lib64/libnvrtc.so.13"), "absent"));
-}
-
-/* Nothing earlier: the loader's search finds the fake in LD_LIBRARY_PATH
- * (before ld.so.cache, which holds this machine's real libnvrtc.so.13). */
-static void test_ld_library_path(void)
-{
-	struct ts_child c;
-	const char *env[] = {ld_fmt("LD_LIBRARY_PATH=%s", ld_fake_dir("nvrtc-13")), NULL};
-
-	if (ld_run_probe(env, &c))
-		return;
-	LD_EXPECT_FAKE(&c, CUDASTUB_SOURCE_LOADER_SEARCH, 13, 0, "fake-nvrtc-13");
-	CU_ASSERT_TRUE(ld_is(&c, "path", ld_fake("nvrtc-13")));
-}
-
-static void test_ld_library_path_pinned_12(void)
-{
-	struct ts_child c;
-	const char *env[] = {ld_fmt("LD_LIBRARY_PATH=%s", ld_fake_dir("nvrtc-12")),
-			     "CUDASTUB_NVRTC_MAJOR=12", NULL};
-
-	if (ld_run_probe(env, &c))
-		return;
-	LD_EXPECT_FAKE(&c, CUDASTUB_SOURCE_LOADER_SEARCH, 12, 4, "fake-nvrtc-12");
-}
-
-static const struct ts_test tests[] = {
-	{"override file beats everything", test_override_file_beats_everything},
-	{"override folder beats everything", test_override_dir_beats_everything},
-	{"already loaded", test_already_loaded},
-	{"already loaded under another file name", test_already_loaded_renamed},
-	{"pip wheel nvidia/cu13", test_pip_wheel_cu13},
-	{"pip wheel nvidia/cuda_nvrtc (12)", test_pip_wheel_cuda_nvrtc_12},
-	{"CUDA_HOME beats LD_LIBRARY_PATH", test_cuda_home_beats_ld_library_path},
-	{"CUDA_PATH when CUDA_HOME unset", test_cuda_path_when_cuda_home_unset},
-	{"CUDA_HOME before CUDA_PATH", test_cuda_home_before_cuda_path},
-	{"empty CUDA_HOME falls through", test_empty_cuda_home_falls_through},
-	{"LD_LIBRARY_PATH", test_ld_library_path},
-	{"LD_LIBRARY_PATH, pinned to 12", test_ld_library_path_pinned_12},
-	{NULL, NULL},
+/* Each case offers a fake in the step under test and others in later
+ * steps; the one that answers shows which step the stub took. */
+static const struct ld_probe_case cases[] = {
+	/* An override file beats an already-loaded copy, CUDA_HOME and the
+	 * loader. */
+	{.name = "override file beats everything",
+	 .env = {"CUDASTUB_NVRTC_PATH={fake nvrtc-12}", "TEST_PRELOAD={fake nvrtc-11}",
+		 "CUDA_HOME={tree}/home13", "LD_LIBRARY_PATH={fakedir nvrtc-13}"},
+	 .outcome = LD_LOADS(12, 4, CUDASTUB_SOURCE_OVERRIDE),
+	 .checks = {{LD_IS, "preload", "ok"},
+		    {LD_IS, "path", "{fake nvrtc-12}"},
+		    {LD_IS, "attempts", "1"},
+		    {LD_IS, "dlopen_calls", "1"}}},
+	/* An override folder is searched newest major first, and nothing else
+	 * is. */
+	{.name = "override folder beats everything",
+	 .env = {"CUDASTUB_NVRTC_PATH={fakedir nvrtc-11}", "TEST_PRELOAD={fake nvrtc-12}",
+		 "CUDA_HOME={tree}/home13", "LD_LIBRARY_PATH={fakedir nvrtc-13}"},
+	 .outcome = LD_LOADS(11, 8, CUDASTUB_SOURCE_OVERRIDE),
+	 .checks = {{LD_HAS, "path", "nvrtc-11/libnvrtc.so.11.2"},
+		    {LD_ATTEMPT, "nvrtc-11/libnvrtc.so.13", "absent"},
+		    {LD_ATTEMPT, "nvrtc-11/libnvrtc.so.12", "absent"},
+		    {LD_IS, "attempts", "3"}}},
+	/* A copy the process already loaded beats pip wheels, CUDA_HOME, the
+	 * loader; the fake's constructor ran once: the stub reused it, did not
+	 * reload. */
+	{.name = "already loaded",
+	 .env = {STUB13, "TEST_PRELOAD={fake nvrtc-12}", "CUDA_HOME={tree}/home13",
+		 "LD_LIBRARY_PATH={fakedir nvrtc-13}"},
+	 .outcome = LD_LOADS(12, 4, CUDASTUB_SOURCE_ALREADY_LOADED),
+	 .checks = {{LD_IS, "preload", "ok"},
+		    {LD_IS, "path", "{fake nvrtc-12}"},
+		    {LD_IS, "fake_loads", "1"}}},
+	/* Already loaded is by SONAME too: a copy loaded under a file name of
+	 * its own (a packager's renamed library) is the one the stub takes, not
+	 * the 13 on LD_LIBRARY_PATH. */
+	{.name = "already loaded under another file name",
+	 .env = {"TEST_PRELOAD={tree}/renamed/libnvrtc-renamed.so",
+		 "LD_LIBRARY_PATH={fakedir nvrtc-13}"},
+	 .outcome = LD_LOADS(12, 4, CUDASTUB_SOURCE_ALREADY_LOADED),
+	 .checks = {{LD_IS, "preload", "ok"},
+		    {LD_HAS, "path", "renamed/libnvrtc-renamed.so"},
+		    {LD_IS, "fake_loads", "1"}}},
+	/* pip's CUDA 13 layout: site-packages/nvidia/cu13/lib beside the stub. */
+	{.name = "pip wheel nvidia/cu13",
+	 .env = {STUB13, "CUDA_HOME={tree}/home12", "LD_LIBRARY_PATH={fakedir nvrtc-12}"},
+	 .outcome = LD_LOADS(13, 0, CUDASTUB_SOURCE_PIP_WHEEL),
+	 .checks = {{LD_IS, "path",
+		     "{tree}/wheel13/site-packages/nvidia/cu13/lib/libnvrtc.so.13"}}},
+	/* pip's CUDA 12 layout wins over a newer major in a later step. */
+	{.name = "pip wheel nvidia/cuda_nvrtc (12)",
+	 .env = {STUB12, "CUDA_HOME={tree}/home13", "LD_LIBRARY_PATH={fakedir nvrtc-13}"},
+	 .outcome = LD_LOADS(12, 4, CUDASTUB_SOURCE_PIP_WHEEL),
+	 .checks = {{LD_IS, "path",
+		     "{tree}/wheel12/site-packages/nvidia/cuda_nvrtc/lib/libnvrtc.so.12"}}},
+	{.name = "CUDA_HOME beats LD_LIBRARY_PATH",
+	 .env = {"CUDA_HOME={tree}/home12", "LD_LIBRARY_PATH={fakedir nvrtc-13}"},
+	 .outcome = LD_LOADS(12, 4, CUDASTUB_SOURCE_CUDA_HOME),
+	 .checks = {{LD_IS, "path", "{tree}/home12/lib64/libnvrtc.so.12"}}},
+	{.name = "CUDA_PATH when CUDA_HOME unset",
+	 .env = {"CUDA_PATH={tree}/path11", "LD_LIBRARY_PATH={fakedir nvrtc-13}"},
+	 .outcome = LD_LOADS(11, 8, CUDASTUB_SOURCE_CUDA_HOME),
+	 .checks = {{LD_IS, "path", "{tree}/path11/lib/libnvrtc.so.11.2"}}},
+	{.name = "CUDA_HOME before CUDA_PATH",
+	 .env = {"CUDA_HOME={tree}/home12", "CUDA_PATH={tree}/home13"},
+	 .outcome = LD_LOADS(12, 4, CUDASTUB_SOURCE_CUDA_HOME)},
+	/* A CUDA_HOME with nothing in it falls through to CUDA_PATH. */
+	{.name = "empty CUDA_HOME falls through",
+	 .env = {"CUDA_HOME={tree}/empty", "CUDA_PATH={tree}/path11"},
+	 .outcome = LD_LOADS(11, 8, CUDASTUB_SOURCE_CUDA_HOME),
+	 .checks = {{LD_ATTEMPT, "{tree}/empty/lib64/libnvrtc.so.13", "absent"}}},
+	/* Nothing earlier: the loader's search finds the fake in
+	 * LD_LIBRARY_PATH (before ld.so.cache, which holds this machine's real
+	 * libnvrtc.so.13). */
+	{.name = "LD_LIBRARY_PATH",
+	 .env = {"LD_LIBRARY_PATH={fakedir nvrtc-13}"},
+	 .outcome = LD_LOADS(13, 0, CUDASTUB_SOURCE_LOADER_SEARCH),
+	 .checks = {{LD_IS, "path", "{fake nvrtc-13}"}}},
+	{.name = "LD_LIBRARY_PATH, pinned to 12",
+	 .env = {"LD_LIBRARY_PATH={fakedir nvrtc-12}", "CUDASTUB_NVRTC_MAJOR=12"},
+	 .outcome = LD_LOADS(12, 4, CUDASTUB_SOURCE_LOADER_SEARCH)},
+	{.name = NULL},
 };
 
-static const struct ts_suite suite = {"search_order", suite_init, suite_clean, tests};
+static void run_case(const void *row)
+{
+	ld_run_probe_case(row, tree);
+}
+
+static const struct ts_suite suite = {"search_order", suite_init, suite_clean, NULL};
 
 int main(int argc, char **argv)
 {
 	static const struct ts_scenario scenarios[] = {LD_PROBE_SCENARIO, {NULL, NULL}};
 
-	return ts_main_suite(argc, argv, scenarios, &suite);
+	return ld_main_rows(argc, argv, scenarios, &suite, cases, sizeof *cases, run_case);
 }
