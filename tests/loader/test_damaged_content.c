@@ -37,15 +37,15 @@ enum { CHILD_ALARM = 120, BLOCK = 4096 };
 static int first_call_child(void)
 {
 	alarm(CHILD_ALARM);
-	return ld_report_first_call(DC_CUDART_STUB, "cudart");
+	return ld_report_first_call(LD_CUDART_STUB, "cudart");
 }
 
 /* `cudastub info`: the alarm survives execve. (A cross build has no
- * command of its architecture to run: DC_CLI is the native build's.) */
+ * command of its architecture to run: LD_CLI is the native build's.) */
 static int cli_child(void)
 {
-#ifdef DC_CLI
-	char *argv[] = {DC_CLI, "info", NULL};
+#ifdef LD_CLI
+	char *argv[] = {LD_CLI, "info", NULL};
 
 	alarm(CHILD_ALARM);
 	execv(argv[0], argv);
@@ -140,7 +140,7 @@ static void damaged_release(int major, enum damage how)
 		    !ld_has(&c, "path", healthy_dir))
 			fprintf(stderr, "%s:\n%s\n", what, c.out);
 	}
-#ifdef DC_CLI
+#ifdef LD_CLI
 	if (ran("cli", what, env, &c)) {
 		CU_ASSERT_PTR_NOT_NULL(strstr(c.out, "damaged: "));
 		CU_ASSERT_PTR_NOT_NULL(strstr(c.out, PROBE));

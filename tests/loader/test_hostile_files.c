@@ -43,8 +43,8 @@ struct stub {
 
 static struct stub stubs[] = {
 	{"nvrtc", LD_STUB_PATH, "CUDASTUB_NVRTC", NULL, "nvidia/cu13/lib"},
-	{"cudart", HF_CUDART_STUB, "CUDASTUB_CUDART", HF_FAKE_CUDART, "nvidia/cu13/lib"},
-	{"cuda", HF_CUDA_STUB, "CUDASTUB_CUDA", HF_FAKE_DRIVER, NULL},
+	{"cudart", LD_CUDART_STUB, "CUDASTUB_CUDART", LD_FAKE_CUDART, "nvidia/cu13/lib"},
+	{"cuda", LD_CUDA_STUB, "CUDASTUB_CUDA", LD_FAKE_DRIVER, NULL},
 };
 
 /* The stubs each case runs for: under valgrind, where each child takes a
@@ -356,7 +356,7 @@ static void test_usr_local_cuda(void)
 	}
 }
 
-#ifdef HF_CLI
+#ifdef LD_CLI
 /* Whether the text table's row of lib (its first word) says "loaded". */
 static int cli_row_loaded(const char *out, const char *lib)
 {
@@ -377,9 +377,9 @@ static int cli_row_loaded(const char *out, const char *lib)
  * exit 0, says why each was skipped and loads the fakes. */
 static void test_cli_info(void)
 {
-#ifdef HF_CLI
+#ifdef LD_CLI
 	for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
-		const char *env[16] = {"TEST_CLI=" HF_CLI};
+		const char *env[16] = {"TEST_CLI=" LD_CLI};
 		char dir[PATH_MAX], what[128], fakes[3 * PATH_MAX + 4] = "LD_LIBRARY_PATH=";
 		struct ts_child c;
 		size_t n = 1;

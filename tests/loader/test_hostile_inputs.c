@@ -48,9 +48,9 @@ static const struct stub stubs[] = {
 	 "give one of the majors this stub loads"},
 	/* cudaErrorInsufficientDriver, CUDA_ERROR_NO_DEVICE: what NVIDIA's
 	 * libraries answer on a machine without a driver, or a device */
-	{"cudart", HI_CUDART_STUB, "libcudart.so.13", "CUDASTUB_CUDART", 35,
+	{"cudart", LD_CUDART_STUB, "libcudart.so.13", "CUDASTUB_CUDART", 35,
 	 "give one of the majors this stub loads"},
-	{"cuda", HI_CUDA_STUB, "libcuda.so.1", "CUDASTUB_CUDA", 100,
+	{"cuda", LD_CUDA_STUB, "libcuda.so.1", "CUDASTUB_CUDA", 100,
 	 "give a CUDA major from 1 to 99"},
 };
 
@@ -469,8 +469,8 @@ static const struct {
 	const char *lib, *fake, *probe;
 } probes[] = {
 	{"nvrtc", NULL, "nvrtcVersion"},
-	{"cudart", HI_FAKE_CUDART, "cudaRuntimeGetVersion"},
-	{"cuda", HI_FAKE_DRIVER, "cuDriverGetVersion"},
+	{"cudart", LD_FAKE_CUDART, "cudaRuntimeGetVersion"},
+	{"cuda", LD_FAKE_DRIVER, "cuDriverGetVersion"},
 };
 
 /* A copy of the fake with its probe's first 16 bytes zeroed (a lost
