@@ -85,121 +85,105 @@ static void expect_taken(const struct ts_child *c)
 	CU_ASSERT_FALSE(ld_attempt(c, "", "refused: "));
 }
 
-/* Today's layout: every folder the user's and 0755 (or the 0700 root). */
-static void test_own_tree_is_searched(void)
+/* The planted library becomes a link, in its folder, to a copy in the
+ * trusted root: the link itself could be changed after the check. */
+static void link_planted(const struct tree *t)
 {
-	struct tree t;
-	struct ts_child c;
-
-	CU_ASSERT_EQUAL_FATAL(make_tree(&t, "venv"), 0);
-	run_in_tree(&t, &c);
-	expect_taken(&c);
-	ts_remove_tree(t.root);
-}
-
-/* A prefix one to three folders below a world-writable folder that is not
- * sticky: anyone could have made site-packages/nvidia there. */
-static void test_world_writable_ancestor_is_refused(void)
-{
-	struct tree t;
-	struct ts_child c;
-
-	CU_ASSERT_EQUAL_FATAL(make_tree(&t, "shared/opt/venv"), 0);
-	CU_ASSERT_EQUAL_FATAL(chmod(ld_fmt("%s/shared", t.root), 0777), 0);
-	run_in_tree(&t, &c);
-	expect_refused(&c, "writable by its group and others (mode 0777)");
-	ts_remove_tree(t.root);
-}
-
-static void test_group_writable_ancestor_is_refused(void)
-{
-	struct tree t;
-	struct ts_child c;
-
-	CU_ASSERT_EQUAL_FATAL(make_tree(&t, "team/venv"), 0);
-	CU_ASSERT_EQUAL_FATAL(chmod(ld_fmt("%s/team", t.root), 0775), 0);
-	run_in_tree(&t, &c);
-	expect_refused(&c, "writable by its group (mode 0775)");
-	ts_remove_tree(t.root);
-}
-
-/* A sticky world-writable folder above the user's own (a virtual
- * environment under /tmp) is searched. */
-static void test_sticky_ancestor_is_searched(void)
-{
-	struct tree t;
-	struct ts_child c;
-
-	CU_ASSERT_EQUAL_FATAL(make_tree(&t, "tmp/venv"), 0);
-	CU_ASSERT_EQUAL_FATAL(chmod(ld_fmt("%s/tmp", t.root), 01777), 0);
-	run_in_tree(&t, &c);
-	expect_taken(&c);
-	ts_remove_tree(t.root);
-}
-
-/* ...but not when the sticky folder holds the library itself: anyone may
- * create a name that is not there yet. */
-static void test_sticky_holder_is_refused(void)
-{
-	struct tree t;
-	struct ts_child c;
-
-	CU_ASSERT_EQUAL_FATAL(make_tree(&t, "venv"), 0);
-	CU_ASSERT_EQUAL_FATAL(chmod(ld_fmt("%s/venv/site-packages/nvidia/cu13/lib", t.root), 01777),
-			      0);
-	run_in_tree(&t, &c);
-	expect_refused(&c, "sticky, but it holds the file");
-	ts_remove_tree(t.root);
-}
-
-/* The library file writable by others. */
-static void test_writable_file_is_refused(void)
-{
-	struct tree t;
-	struct ts_child c;
-
-	CU_ASSERT_EQUAL_FATAL(make_tree(&t, "venv"), 0);
-	CU_ASSERT_EQUAL_FATAL(chmod(t.planted, 0666), 0);
-	run_in_tree(&t, &c);
-	expect_refused(&c, "writable by its group and others (mode 0666)");
-	ts_remove_tree(t.root);
-}
-
-/* A link in a world-writable folder to a library in a trusted one: the
- * link itself could be changed after the check. */
-static void test_link_in_writable_folder_is_refused(void)
-{
-	struct tree t;
-	struct ts_child c;
 	char trusted[2048];
 
-	CU_ASSERT_EQUAL_FATAL(make_tree(&t, "venv"), 0);
-	snprintf(trusted, sizeof trusted, "%s/trusted.so.13", t.root);
-	CU_ASSERT_EQUAL_FATAL(rename(t.planted, trusted), 0);
-	CU_ASSERT_EQUAL_FATAL(ld_link(trusted, t.planted), 0);
-	CU_ASSERT_EQUAL_FATAL(chmod(ld_fmt("%s/venv/site-packages/nvidia/cu13/lib", t.root), 0777),
-			      0);
-	run_in_tree(&t, &c);
-	expect_refused(&c, "nvidia/cu13/lib is writable by its group and others");
-	ts_remove_tree(t.root);
+	snprintf(trusted, sizeof trusted, "%s/trusted.so.13", t->root);
+	CU_ASSERT_EQUAL_FATAL(rename(t->planted, trusted), 0);
+	CU_ASSERT_EQUAL_FATAL(ld_link(trusted, t->planted), 0);
 }
 
-/* A folder that another user made in a sticky folder (root only: the test
- * gives it away with chown). */
-static void test_other_users_folder_is_refused(void)
+/* A folder another user made (the test gives it away with chown). */
+static void give_theirs_away(const struct tree *t)
 {
+	CU_ASSERT_EQUAL_FATAL(chown(ld_fmt("%s/tmp/theirs", t->root), 4321, 4321), 0);
+}
+
+/* A tree, what is changed in it, and whether the wheel's library is then
+ * refused (and why) or taken. */
+struct trust_case {
+	const char *name;
+	const char *prefix;		       /* below the root, holding site-packages */
+	void (*prepare)(const struct tree *t); /* or NULL */
+	const char *loosened;		       /* below the root: chmod'ed to mode */
+	unsigned mode;			       /* 0: nothing is */
+	const char *refused;		       /* the refusal's reason; NULL: taken */
+	int needs_root;
+};
+
+static const struct trust_case cases[] = {
+	/* Today's layout: every folder the user's and 0755 (or the 0700 root). */
+	{.name = "the user's own tree is searched", .prefix = "venv"},
+	/* A prefix one to three folders below a world-writable folder that is
+	 * not sticky: anyone could have made site-packages/nvidia there. */
+	{.name = "a world-writable ancestor is refused",
+	 .prefix = "shared/opt/venv",
+	 .loosened = "shared",
+	 .mode = 0777,
+	 .refused = "writable by its group and others (mode 0777)"},
+	{.name = "a group-writable ancestor is refused",
+	 .prefix = "team/venv",
+	 .loosened = "team",
+	 .mode = 0775,
+	 .refused = "writable by its group (mode 0775)"},
+	/* A sticky world-writable folder above the user's own (a virtual
+	 * environment under /tmp) is searched... */
+	{.name = "a sticky ancestor is searched",
+	 .prefix = "tmp/venv",
+	 .loosened = "tmp",
+	 .mode = 01777},
+	/* ...but not when the sticky folder holds the library itself: anyone
+	 * may create a name that is not there yet. */
+	{.name = "a sticky folder holding the file is refused",
+	 .prefix = "venv",
+	 .loosened = "venv/site-packages/nvidia/cu13/lib",
+	 .mode = 01777,
+	 .refused = "sticky, but it holds the file"},
+	{.name = "a library file writable by others is refused",
+	 .prefix = "venv",
+	 .loosened = "venv/site-packages/nvidia/cu13/lib/libnvrtc.so.13",
+	 .mode = 0666,
+	 .refused = "writable by its group and others (mode 0666)"},
+	{.name = "a link in a writable folder is refused",
+	 .prefix = "venv",
+	 .prepare = link_planted,
+	 .loosened = "venv/site-packages/nvidia/cu13/lib",
+	 .mode = 0777,
+	 .refused = "nvidia/cu13/lib is writable by its group and others"},
+	/* A folder that another user made in a sticky folder. */
+	{.name = "another user's folder is refused",
+	 .prefix = "tmp/theirs/venv",
+	 .prepare = give_theirs_away,
+	 .loosened = "tmp",
+	 .mode = 01777,
+	 .refused = "tmp/theirs is owned by user 4321, neither root nor this user",
+	 .needs_root = 1},
+	{.name = NULL},
+};
+
+static void run_case(const void *row)
+{
+	const struct trust_case *tc = row;
 	struct tree t;
 	struct ts_child c;
 
-	if (geteuid() != 0) {
+	if (tc->needs_root && geteuid() != 0) {
 		ts_unavailable("giving a folder to another user needs root");
 		return;
 	}
-	CU_ASSERT_EQUAL_FATAL(make_tree(&t, "tmp/theirs/venv"), 0);
-	CU_ASSERT_EQUAL_FATAL(chmod(ld_fmt("%s/tmp", t.root), 01777), 0);
-	CU_ASSERT_EQUAL_FATAL(chown(ld_fmt("%s/tmp/theirs", t.root), 4321, 4321), 0);
+	CU_ASSERT_EQUAL_FATAL(make_tree(&t, tc->prefix), 0);
+	if (tc->prepare)
+		tc->prepare(&t);
+	if (tc->mode)
+		CU_ASSERT_EQUAL_FATAL(chmod(ld_fmt("%s/%s", t.root, tc->loosened), tc->mode), 0);
 	run_in_tree(&t, &c);
-	expect_refused(&c, "tmp/theirs is owned by user 4321, neither root nor this user");
+	if (tc->refused)
+		expect_refused(&c, tc->refused);
+	else
+		expect_taken(&c);
 	ts_remove_tree(t.root);
 }
 
@@ -277,14 +261,6 @@ static void test_secure_mode_searches_no_derived_folder(void)
 }
 
 static const struct ts_test tests[] = {
-	{"the user's own tree is searched", test_own_tree_is_searched},
-	{"a world-writable ancestor is refused", test_world_writable_ancestor_is_refused},
-	{"a group-writable ancestor is refused", test_group_writable_ancestor_is_refused},
-	{"a sticky ancestor is searched", test_sticky_ancestor_is_searched},
-	{"a sticky folder holding the file is refused", test_sticky_holder_is_refused},
-	{"a library file writable by others is refused", test_writable_file_is_refused},
-	{"a link in a writable folder is refused", test_link_in_writable_folder_is_refused},
-	{"another user's folder is refused", test_other_users_folder_is_refused},
 	{"secure mode searches no derived folder", test_secure_mode_searches_no_derived_folder},
 	{NULL, NULL},
 };
@@ -296,5 +272,5 @@ int main(int argc, char **argv)
 	static const struct ts_scenario scenarios[] = {
 		LD_PROBE_SCENARIO, {"secure_probe", secure_probe}, {NULL, NULL}};
 
-	return ts_main_suite(argc, argv, scenarios, &suite);
+	return ld_main_rows(argc, argv, scenarios, &suite, cases, sizeof *cases, run_case);
 }
