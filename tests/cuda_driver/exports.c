@@ -103,52 +103,26 @@ static void test_symbols_are_the_record(void)
 
 /* ---- the wrappers' shape ---- */
 
-struct judging {
-	struct ts_names slots;
-	int visited, wrappers;
-	int fewest, most; /* instructions of a forwarder */
-};
-
-static void judge(const struct ts_function_shape *shape, void *ctx)
-{
-	struct judging *j = ctx;
-	char msg[256];
-
-	j->visited++;
-	j->wrappers++;
-	if (!j->fewest || shape->count < j->fewest)
-		j->fewest = shape->count;
-	if (shape->count > j->most)
-		j->most = shape->count;
-	snprintf(msg, sizeof msg, "%s: %d instructions, not %s", shape->name, shape->count,
-		 TS_FORWARDER_WORDS);
-	CU_assertImplementation(shape->kind == TS_FORWARDER_SHAPE, __LINE__, msg, __FILE__, "",
-				CU_FALSE);
-	if (!shape->slot[0])
-		return;
-	snprintf(msg, sizeof msg, "%s shares its slot %s", shape->name, shape->slot);
-	CU_assertImplementation(!ts_names_has(&j->slots, shape->slot), __LINE__, msg, __FILE__, "",
-				CU_FALSE);
-	ts_names_add(&j->slots, shape->slot);
-}
-
 static void check_shape(const char *lib)
 {
-	struct judging j = {0};
+	struct ts_forwarders f = {0};
 	struct ts_names names = {0};
+	char counts[32];
+	int visited;
 
 	if (!lib)
 		return;
 	symbols(&names, 0);
-	CU_ASSERT(ts_each_shape(lib, &names, judge, &j) >= 0);
-	CU_ASSERT_EQUAL(j.visited, (int)names.count);
-	CU_ASSERT_EQUAL(j.wrappers, (int)names.count);
+	visited = ts_each_shape(lib, &names, ts_judge_forwarder, &f);
+	CU_ASSERT(visited >= 0);
+	CU_ASSERT_EQUAL(visited, (int)names.count);
+	CU_ASSERT_EQUAL(f.judged, (int)names.count);
 	/* the slots are named when the symbol table is there (not stripped) */
-	CU_ASSERT(j.slots.count == 0 || (int)j.slots.count == j.wrappers);
-	printf("  %s: %d wrappers, %zu distinct slots, %d to %d instructions each\n", lib,
-	       j.wrappers, j.slots.count, j.fewest, j.most);
+	CU_ASSERT(f.slots.count == 0 || (int)f.slots.count == f.judged);
+	snprintf(counts, sizeof counts, "%d wrappers", f.judged);
+	ts_forwarders_print(&f, lib, counts);
 	ts_names_free(&names);
-	ts_names_free(&j.slots);
+	ts_forwarders_free(&f);
 }
 
 static void test_stub_shape(void)

@@ -30,17 +30,14 @@ static const char *stub_of(int abi)
 	return access(path, F_OK) == 0 ? path : NULL;
 }
 
-static void cell(int abi, const char *version)
+static void row(int abi)
 {
-	struct ts_matrix_cell c = {&cuda, abi, version, stub_of(abi), NULL, 12, "12.4"};
-	char file[PATH_MAX], label[64], why[128];
+	struct ts_matrix_cell c = {&cuda, abi,	 ts_matrix_abi_version(abi), stub_of(abi), NULL,
+				   12,	  "12.4"};
+	char file[PATH_MAX], label[64];
 
 	if (!c.stub) {
-		snprintf(why, sizeof why,
-			 "no %d-ABI driver stub: fetch the headers "
-			 "(tests/fixtures/fetch.sh), then configure again",
-			 abi);
-		ts_unavailable(why);
+		ts_matrix_no_stub(abi, "driver");
 		return;
 	}
 	if (!cd_driver_file(file, sizeof file))
@@ -51,33 +48,10 @@ static void cell(int abi, const char *version)
 	printf("\n");
 }
 
-static void test_abi_13(void)
-{
-	cell(13, "13.0");
-}
-
-static void test_abi_12(void)
-{
-	cell(12, "12.4");
-}
-
-static void test_abi_11(void)
-{
-	cell(11, "11.8");
-}
-
-static const struct ts_test tests[] = {
-	{"13-ABI stub on driver 550", test_abi_13},
-	{"12-ABI stub on driver 550", test_abi_12},
-	{"11-ABI stub on driver 550", test_abi_11},
-	{NULL, NULL},
-};
-
-static const struct ts_suite suite = {"driver matrix: stub ABI x real driver", NULL, NULL, tests};
-
-static const struct ts_scenario scenarios[] = {TS_MATRIX_SCENARIO, {NULL, NULL}};
-
 int main(int argc, char **argv)
 {
-	return ts_main_suite(argc, argv, scenarios, &suite);
+	static const struct ts_matrix_suite suite = {"driver matrix: stub ABI x real driver",
+						     "driver 550", row, NULL, NULL};
+
+	return ts_matrix_main(argc, argv, &suite);
 }

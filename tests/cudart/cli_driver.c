@@ -51,19 +51,31 @@ static void check_shape(const struct jv *doc)
 	}
 }
 
-static void test_json_with_driver(void)
+/* cudastub info --json in the environment, its every entry checked; the
+ * document, and its runtime's entry in *cudart, or NULL after reporting a
+ * missing fixture. */
+static struct jv *info_json(int with_driver, const struct jv **cudart)
 {
 	struct ts_env env = {0};
 	struct ts_child out;
-	const struct jv *l;
 	struct jv *doc;
 
-	if (!environment(&env, 1))
-		return;
+	if (!environment(&env, with_driver))
+		return NULL;
 	doc = cli_info_json_at(CT_CLI, env.list, &out);
 	check_shape(doc);
-	l = jv_library(doc, "cudart");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(l);
+	*cudart = jv_library(doc, "cudart");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(*cudart);
+	return doc;
+}
+
+static void test_json_with_driver(void)
+{
+	const struct jv *l;
+	struct jv *doc = info_json(1, &l);
+
+	if (!doc)
+		return;
 	CU_ASSERT_STRING_EQUAL(jv_str(l, "state"), "loaded");
 	CU_ASSERT_EQUAL(jv_num(l, "major", -1), 12);
 	CU_ASSERT_EQUAL(jv_num(l, "minor", -1), 4);
@@ -85,22 +97,17 @@ static void test_json_with_driver(void)
 
 static void test_json_without_driver(void)
 {
-	struct ts_env env = {0};
-	struct ts_child out;
 	const struct jv *l;
 	struct jv *doc;
 
-	if (!environment(&env, 0))
-		return;
 	if (ts_machine_has_driver()) {
 		ts_unavailable("this machine has a driver (libcuda.so.1); the no-driver report "
 			       "needs a machine without one");
 		return;
 	}
-	doc = cli_info_json_at(CT_CLI, env.list, &out);
-	check_shape(doc);
-	l = jv_library(doc, "cudart");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(l);
+	doc = info_json(0, &l);
+	if (!doc)
+		return;
 	CU_ASSERT_EQUAL(jv_num(l, "major", -1), 13);
 	CU_ASSERT_EQUAL(jv_num(l, "driver_version", -1), 0);
 	CU_ASSERT(jv_is_null(l, "choice"));

@@ -69,252 +69,271 @@ static int find_places(struct places *p)
 	return 1;
 }
 
-static int choose(const char *label, const struct ts_env *env, struct ts_child *child)
+/* The folders a case puts on LD_LIBRARY_PATH, in this order (the 11.8
+ * runtime's only where it was fetched). */
+enum { PATH_DRIVER = 1, PATH_RT11 = 2, PATH_RT12 = 4 };
+
+/* A library copied in as libcuda.so.1, in a folder of its own first on the
+ * path. */
+enum libcuda_copy { COPY_NONE, COPY_LINK_STUB, COPY_DRIVER_SHIM };
+
+/* Where the case runs: its fixtures decide whether a machine with a
+ * driver of its own can run it. */
+enum machine { ANY_MACHINE, NO_DRIVER_OR_SKIP, NO_DRIVER_OR_NOTHING };
+
+/* One environment, and what the child must print in it. */
+struct choice_case {
+	const char *test; /* the CUnit test it is part of */
+	const char *label;
+	enum machine machine;
+	enum libcuda_copy copy;
+	unsigned path;		   /* PATH_* */
+	int cuda_home;		   /* CUDA_HOME: the 13.0 toolkit */
+	const char *pin;	   /* CUDASTUB_CUDART_MAJOR, or NULL */
+	int override_13;	   /* CUDASTUB_CUDART_PATH: the 13.0 runtime */
+	const char *version;	   /* the runtime chosen: "12.4" or "13.0" */
+	int whole_runtime;	   /* also its file and cudaRuntimeGetVersion */
+	int source;		   /* info_source, or -1: not checked */
+	int driver_version;	   /* info_driver_version */
+	const char *choice_is;	   /* info_choice, or NULL: not checked */
+	const char *choice_has[2]; /* parts of info_choice (NULL: none) */
+	int count_rc;		   /* cudaGetDeviceCount on a machine without a driver, or -1 */
+};
+
+static void add_path(struct ts_env *env, const char *copy_dir, unsigned path,
+		     const struct places *p)
 {
-	if (!ts_run_scenario(label, "choice", env, child))
-		return 0;
-	TS_EXPECT_INT(label, child, "load", CUDASTUB_STATE_LOADED);
-	return 1;
+	char list[4 * PATH_MAX + 8] = "";
+	const char *parts[] = {copy_dir, path & PATH_DRIVER ? p->driver : NULL,
+			       path & PATH_RT11 && p->have11 ? p->rt11 : NULL,
+			       path & PATH_RT12 ? p->rt12 : NULL};
+
+	for (size_t i = 0; i < sizeof parts / sizeof *parts; i++)
+		if (parts[i])
+			snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
+				 list[0] ? ":" : "", parts[i]);
+	ts_env_add(env, "LD_LIBRARY_PATH=%s", list);
 }
 
-static void expect_13(const char *label, const struct ts_child *c, const struct places *p)
+/* The library a case copies in as libcuda.so.1; NULL when there is none
+ * here (reported where a fixture is missing). */
+static const char *copied_libcuda(const char *label, enum libcuda_copy copy)
 {
-	char want[PATH_MAX], got[PATH_MAX];
+	if (copy == COPY_LINK_STUB)
+		return ts_link_stub_libcuda();
+#ifdef CT_CUDA_SHIM
+	(void)label;
+	return CT_CUDA_SHIM;
+#else
+	printf("SKIP: %s: no driver shim in this build (CUDASTUB_BUILD_SHIMS=OFF)\n", label);
+	return NULL;
+#endif
+}
+
+/*
+ * Runs the child in the case's environment. With a copy of libcuda, its
+ * folder is gone by the time this returns (the child's output is all the
+ * case reads). 1 when the child ran and the stub loaded.
+ */
+static int choose(const struct choice_case *k, const struct places *p, struct ts_child *c)
+{
+	char tmp[PATH_MAX] = "", copy[PATH_MAX + 32];
+	struct ts_env env = {0};
+	int ran;
+
+	if (k->copy != COPY_NONE) {
+		const char *libcuda = copied_libcuda(k->label, k->copy);
+
+		if (!libcuda)
+			return 0;
+		CU_ASSERT_PTR_NOT_NULL_FATAL(ts_tmpdir("cudart-driver", tmp, sizeof tmp));
+		snprintf(copy, sizeof copy, "%s/libcuda.so.1", tmp);
+		CU_ASSERT_EQUAL(ts_copy_file(libcuda, copy), 0);
+	}
+	add_path(&env, tmp[0] ? tmp : NULL, k->path, p);
+	if (k->cuda_home)
+		ts_env_add(&env, "CUDA_HOME=%s", p->toolkit);
+	if (k->pin)
+		ts_env_add(&env, "CUDASTUB_CUDART_MAJOR=%s", k->pin);
+	if (k->override_13)
+		ts_env_add(&env, "CUDASTUB_CUDART_PATH=%s", p->rt13);
+	ran = ts_run_scenario(k->label, "choice", &env, c);
+	if (tmp[0])
+		ts_remove_tree(tmp);
+	if (ran)
+		TS_EXPECT_INT(k->label, c, "load", CUDASTUB_STATE_LOADED);
+	return ran;
+}
+
+/* The runtime's very file, whichever link to it the step named. */
+static void expect_runtime(const struct choice_case *k, const struct ts_child *c,
+			   const struct places *p)
+{
+	char want[PATH_MAX + 32], got[PATH_MAX];
 	const char *path;
 
-	TS_EXPECT(label, c, "info_version", "13.0");
-	TS_EXPECT_INT(label, c, "rv", 13000);
+	TS_EXPECT_INT(k->label, c, "rv", strcmp(k->version, "13.0") ? 12040 : 13000);
+	if (strcmp(k->version, "13.0")) {
+		snprintf(want, sizeof want, "%s/libcudart.so.12", p->rt12);
+		TS_EXPECT(k->label, c, "info_path", want);
+		return;
+	}
 	path = ts_value(c, "info_path"); /* a static buffer: read it last */
-	/* the very file, whichever link to it the step named */
 	CU_ASSERT_PTR_NOT_NULL_FATAL(realpath(p->rt13, want));
 	CU_ASSERT_STRING_EQUAL(path && realpath(path, got) ? got : "(no path)", want);
 }
 
-/* A 12.4 driver, runtimes 11.8 (when fetched), 12.4 and 13.0: 12.4. */
-static void test_driver_picks_12(void)
+static void run_case(const struct choice_case *k)
 {
-	const char *label = "driver 12.4, runtimes 12.4 and 13.0";
-	struct ts_env env = {0};
-	struct ts_child c;
-	struct places p;
-	char want[PATH_MAX + 32];
-
-	if (!find_places(&p))
-		return;
-	ts_env_add(&env, "LD_LIBRARY_PATH=%s:%s:%s", p.driver, p.have11 ? p.rt11 : "", p.rt12);
-	ts_env_add(&env, "CUDA_HOME=%s", p.toolkit);
-	if (!choose(label, &env, &c))
-		return;
-	TS_EXPECT(label, &c, "info_version", "12.4");
-	TS_EXPECT_INT(label, &c, "info_source", CUDASTUB_SOURCE_LOADER_SEARCH);
-	snprintf(want, sizeof want, "%s/libcudart.so.12", p.rt12);
-	TS_EXPECT(label, &c, "info_path", want);
-	TS_EXPECT_INT(label, &c, "info_driver_version", 12040);
-	TS_EXPECT_HAS(label, &c, "info_choice", "12.4");
-	/* read from the driver file's name, as every stub reads it: the
-	 * runtime loads the driver itself when it needs it */
-	TS_EXPECT_HAS(label, &c, "info_choice", "by its file's name, not loaded");
-	TS_EXPECT_INT(label, &c, "rv", 12040);
-	/* the runtime reached the driver: no device, not "driver too old" */
-	if (!ts_machine_has_driver())
-		TS_EXPECT_INT(label, &c, "count_rc", cudaErrorNoDevice);
-}
-
-/* No driver: the newest runtime, from CUDA_HOME. */
-static void test_no_driver_picks_13(void)
-{
-	const char *label = "no driver, runtimes 12.4 and 13.0";
-	struct ts_env env = {0};
 	struct ts_child c;
 	struct places p;
 
 	if (!find_places(&p))
 		return;
-	if (ts_machine_has_driver()) {
-		ts_unavailable("this machine has a driver (libcuda.so.1); the no-driver case "
-			       "needs a machine without one");
+	if (k->machine != ANY_MACHINE && ts_machine_has_driver()) {
+		if (k->machine == NO_DRIVER_OR_SKIP)
+			ts_unavailable("this machine has a driver (libcuda.so.1); the no-driver "
+				       "case needs a machine without one");
 		return;
 	}
-	ts_env_add(&env, "LD_LIBRARY_PATH=%s", p.rt12);
-	ts_env_add(&env, "CUDA_HOME=%s", p.toolkit);
-	if (!choose(label, &env, &c))
+	if (!choose(k, &p, &c))
 		return;
-	expect_13(label, &c, &p);
-	TS_EXPECT_INT(label, &c, "info_source", CUDASTUB_SOURCE_CUDA_HOME);
-	TS_EXPECT_INT(label, &c, "info_driver_version", 0);
-	TS_EXPECT(label, &c, "info_choice", "(null)");
-	TS_EXPECT_INT(label, &c, "count_rc", cudaErrorInsufficientDriver);
+	TS_EXPECT(k->label, &c, "info_version", k->version);
+	if (k->whole_runtime)
+		expect_runtime(k, &c, &p);
+	if (k->source >= 0)
+		TS_EXPECT_INT(k->label, &c, "info_source", k->source);
+	TS_EXPECT_INT(k->label, &c, "info_driver_version", k->driver_version);
+	if (k->choice_is)
+		TS_EXPECT(k->label, &c, "info_choice", k->choice_is);
+	for (int i = 0; i < 2 && k->choice_has[i]; i++)
+		TS_EXPECT_HAS(k->label, &c, "info_choice", k->choice_has[i]);
+	if (k->count_rc >= 0 && !ts_machine_has_driver())
+		TS_EXPECT_INT(k->label, &c, "count_rc", k->count_rc);
 }
 
 /*
- * The choice with libcuda copied in as libcuda.so.1, in a folder of its
- * own first on the path, then the real driver's folder when driver is
- * given, then the 12.4 runtime's; CUDA_HOME the 13.0 toolkit. 1 when the
- * child ran; the folder is gone by then (the child's output is all the
- * cases read).
+ * The cases, in the order of their tests:
+ *  - a 12.4 driver, runtimes 11.8 (when fetched), 12.4 and 13.0: 12.4, read
+ *    from the driver file's name, as every stub reads it (the runtime loads
+ *    the driver itself when it needs it); the runtime reached the driver:
+ *    no device, not "driver too old";
+ *  - no driver: the newest runtime, from CUDA_HOME;
+ *  - NVIDIA's link-time stub under the driver's name, first on the path, is
+ *    no driver (the real driver behind it changes nothing): 13.0, no
+ *    preference;
+ *  - cudastub's own driver shim first on the path answers
+ *    cuDriverGetVersion from the real driver behind it, so the choice is
+ *    the driver's (12.4), and the shim itself is never loaded as the
+ *    driver; with no driver behind it, it answers no version: 13.0;
+ *  - a driver, but only a runtime newer than it: that runtime, not none;
+ *    13.0 with a 12.4 driver: insufficient driver, as NVIDIA's says;
+ *  - CUDASTUB_CUDART_MAJOR=13, and CUDASTUB_CUDART_PATH, win over the
+ *    driver's 12.
  */
-static int choose_behind_copy(const char *label, const char *libcuda, const char *driver,
-			      const struct places *p, struct ts_child *c)
-{
-	char tmp[PATH_MAX], copy[PATH_MAX + 32];
-	struct ts_env env = {0};
-	int ran;
-
-	CU_ASSERT_PTR_NOT_NULL_FATAL(ts_tmpdir("cudart-driver", tmp, sizeof tmp));
-	snprintf(copy, sizeof copy, "%s/libcuda.so.1", tmp);
-	CU_ASSERT_EQUAL(ts_copy_file(libcuda, copy), 0);
-	if (driver)
-		ts_env_add(&env, "LD_LIBRARY_PATH=%s:%s:%s", tmp, driver, p->rt12);
-	else
-		ts_env_add(&env, "LD_LIBRARY_PATH=%s:%s", tmp, p->rt12);
-	ts_env_add(&env, "CUDA_HOME=%s", p->toolkit);
-	ran = choose(label, &env, c);
-	ts_remove_tree(tmp);
-	return ran;
-}
-
-/* A libcuda.so.1 that is no driver, first on the path: 13.0, no preference. */
-static void expect_no_driver(const char *label, const char *libcuda)
-{
-	struct ts_child c;
-	struct places p;
-
-	if (!libcuda || !find_places(&p))
-		return;
-	/* the real driver behind it changes nothing */
-	if (choose_behind_copy(label, libcuda, p.driver, &p, &c)) {
-		expect_13(label, &c, &p);
-		TS_EXPECT_INT(label, &c, "info_driver_version", 0);
-		TS_EXPECT(label, &c, "info_choice", "(null)");
-	}
-}
-
-#ifdef CT_CUDA_SHIM
-/* The driver shim with no driver behind it answers no version: 13.0. */
-static void expect_no_driver_behind_shim(const struct places *p)
-{
-	const char *label = "cudastub driver shim, no driver";
-	struct ts_child c;
-
-	if (ts_machine_has_driver())
-		return;
-	if (choose_behind_copy(label, CT_CUDA_SHIM, NULL, p, &c)) {
-		expect_13(label, &c, p);
-		TS_EXPECT_INT(label, &c, "info_driver_version", 0);
-	}
-}
-#endif
-
-/* NVIDIA's link-time stub under the driver's name is no driver. */
-static void test_link_stub_is_no_driver(void)
-{
-	expect_no_driver("link-time stub as libcuda.so.1", ts_link_stub_libcuda());
-}
-
-/*
- * cudastub's own driver shim first on the path: it answers
- * cuDriverGetVersion from the real driver behind it, so the choice is the
- * driver's (12.4), and the shim itself is never loaded as the driver.
- */
-static void test_driver_shim_answers_for_the_driver(void)
-{
-#ifdef CT_CUDA_SHIM
-	const char *label = "cudastub driver shim before the 550 driver";
-	struct ts_child c;
-	struct places p;
-
-	if (!find_places(&p))
-		return;
-	if (choose_behind_copy(label, CT_CUDA_SHIM, p.driver, &p, &c)) {
-		TS_EXPECT(label, &c, "info_version", "12.4");
-		TS_EXPECT_INT(label, &c, "info_driver_version", 12040);
-		TS_EXPECT_HAS(label, &c, "info_choice", "12.4");
-	}
-	/* with no driver behind it, the shim is no driver */
-	expect_no_driver_behind_shim(&p);
-#else
-	printf("SKIP: no driver shim in this build (CUDASTUB_BUILD_SHIMS=OFF)\n");
-#endif
-}
-
-/* A driver, but only a runtime newer than it: that runtime, not none. */
-static void test_driver_without_supported_runtime(void)
-{
-	const char *label = "driver 12.4, runtime 13.0 only";
-	struct ts_env env = {0};
-	struct ts_child c;
-	struct places p;
-
-	if (!find_places(&p))
-		return;
-	ts_env_add(&env, "LD_LIBRARY_PATH=%s", p.driver);
-	ts_env_add(&env, "CUDA_HOME=%s", p.toolkit);
-	if (!choose(label, &env, &c))
-		return;
-	expect_13(label, &c, &p);
-	TS_EXPECT_INT(label, &c, "info_driver_version", 12040);
-	TS_EXPECT_HAS(label, &c, "info_choice", "12.4");
-	/* 13.0 with a 12.4 driver: insufficient driver, as NVIDIA's says */
-	if (!ts_machine_has_driver())
-		TS_EXPECT_INT(label, &c, "count_rc", cudaErrorInsufficientDriver);
-}
-
-/* CUDASTUB_CUDART_MAJOR=13 wins over the driver's 12. */
-static void test_pin_wins(void)
-{
-	const char *label = "driver 12.4, pin 13";
-	struct ts_env env = {0};
-	struct ts_child c;
-	struct places p;
-
-	if (!find_places(&p))
-		return;
-	ts_env_add(&env, "LD_LIBRARY_PATH=%s:%s", p.driver, p.rt12);
-	ts_env_add(&env, "CUDA_HOME=%s", p.toolkit);
-	ts_env_add(&env, "CUDASTUB_CUDART_MAJOR=13");
-	if (!choose(label, &env, &c))
-		return;
-	expect_13(label, &c, &p);
-	TS_EXPECT_INT(label, &c, "info_driver_version", 0);
-	TS_EXPECT(label, &c, "info_choice", "(null)");
-}
-
-/* CUDASTUB_CUDART_PATH wins over the driver's 12. */
-static void test_override_wins(void)
-{
-	const char *label = "driver 12.4, override 13.0";
-	struct ts_env env = {0};
-	struct ts_child c;
-	struct places p;
-
-	if (!find_places(&p))
-		return;
-	ts_env_add(&env, "LD_LIBRARY_PATH=%s:%s", p.driver, p.rt12);
-	ts_env_add(&env, "CUDASTUB_CUDART_PATH=%s", p.rt13);
-	if (!choose(label, &env, &c))
-		return;
-	expect_13(label, &c, &p);
-	TS_EXPECT_INT(label, &c, "info_source", CUDASTUB_SOURCE_OVERRIDE);
-	TS_EXPECT_INT(label, &c, "info_driver_version", 0);
-	TS_EXPECT(label, &c, "info_choice", "(null)");
-}
-
-static const struct ts_test tests[] = {
-	{"a 12.4 driver gets the 12.4 runtime", test_driver_picks_12},
-	{"no driver gets the newest runtime", test_no_driver_picks_13},
-	{"NVIDIA's link-time stub counts as no driver", test_link_stub_is_no_driver},
-	{"cudastub's driver shim answers for the driver behind it",
-	 test_driver_shim_answers_for_the_driver},
-	{"a driver with no runtime it supports still gets one",
-	 test_driver_without_supported_runtime},
-	{"the pin wins over the driver", test_pin_wins},
-	{"the override wins over the driver", test_override_wins},
-	{NULL, NULL},
+static const struct choice_case cases[] = {
+	{.test = "a 12.4 driver gets the 12.4 runtime",
+	 .label = "driver 12.4, runtimes 12.4 and 13.0",
+	 .path = PATH_DRIVER | PATH_RT11 | PATH_RT12,
+	 .cuda_home = 1,
+	 .version = "12.4",
+	 .whole_runtime = 1,
+	 .source = CUDASTUB_SOURCE_LOADER_SEARCH,
+	 .driver_version = 12040,
+	 .choice_has = {"12.4", "by its file's name, not loaded"},
+	 .count_rc = cudaErrorNoDevice},
+	{.test = "no driver gets the newest runtime",
+	 .label = "no driver, runtimes 12.4 and 13.0",
+	 .machine = NO_DRIVER_OR_SKIP,
+	 .path = PATH_RT12,
+	 .cuda_home = 1,
+	 .version = "13.0",
+	 .whole_runtime = 1,
+	 .source = CUDASTUB_SOURCE_CUDA_HOME,
+	 .choice_is = "(null)",
+	 .count_rc = cudaErrorInsufficientDriver},
+	{.test = "NVIDIA's link-time stub counts as no driver",
+	 .label = "link-time stub as libcuda.so.1",
+	 .copy = COPY_LINK_STUB,
+	 .path = PATH_DRIVER | PATH_RT12,
+	 .cuda_home = 1,
+	 .version = "13.0",
+	 .whole_runtime = 1,
+	 .source = -1,
+	 .choice_is = "(null)",
+	 .count_rc = -1},
+	{.test = "cudastub's driver shim answers for the driver behind it",
+	 .label = "cudastub driver shim before the 550 driver",
+	 .copy = COPY_DRIVER_SHIM,
+	 .path = PATH_DRIVER | PATH_RT12,
+	 .cuda_home = 1,
+	 .version = "12.4",
+	 .source = -1,
+	 .driver_version = 12040,
+	 .choice_has = {"12.4"},
+	 .count_rc = -1},
+	{.test = "cudastub's driver shim answers for the driver behind it",
+	 .label = "cudastub driver shim, no driver",
+	 .machine = NO_DRIVER_OR_NOTHING,
+	 .copy = COPY_DRIVER_SHIM,
+	 .path = PATH_RT12,
+	 .cuda_home = 1,
+	 .version = "13.0",
+	 .whole_runtime = 1,
+	 .source = -1,
+	 .count_rc = -1},
+	{.test = "a driver with no runtime it supports still gets one",
+	 .label = "driver 12.4, runtime 13.0 only",
+	 .path = PATH_DRIVER,
+	 .cuda_home = 1,
+	 .version = "13.0",
+	 .whole_runtime = 1,
+	 .source = -1,
+	 .driver_version = 12040,
+	 .choice_has = {"12.4"},
+	 .count_rc = cudaErrorInsufficientDriver},
+	{.test = "the pin wins over the driver",
+	 .label = "driver 12.4, pin 13",
+	 .path = PATH_DRIVER | PATH_RT12,
+	 .cuda_home = 1,
+	 .pin = "13",
+	 .version = "13.0",
+	 .whole_runtime = 1,
+	 .source = -1,
+	 .choice_is = "(null)",
+	 .count_rc = -1},
+	{.test = "the override wins over the driver",
+	 .label = "driver 12.4, override 13.0",
+	 .path = PATH_DRIVER | PATH_RT12,
+	 .override_13 = 1,
+	 .version = "13.0",
+	 .whole_runtime = 1,
+	 .source = CUDASTUB_SOURCE_OVERRIDE,
+	 .choice_is = "(null)",
+	 .count_rc = -1},
 };
+enum { CASE_COUNT = sizeof cases / sizeof *cases };
 
-static const struct ts_suite suite = {"cudart driver-aware choice", NULL, NULL, tests};
+/* Every case of the test CUnit is running: a test takes no argument, so
+ * it asks CUnit which test it is. */
+static void test_cases(void)
+{
+	const char *name = CU_get_current_test()->pName;
+
+	for (int i = 0; i < CASE_COUNT; i++)
+		if (!strcmp(cases[i].test, name))
+			run_case(&cases[i]);
+}
 
 int main(int argc, char **argv)
 {
+	static struct ts_test tests[CASE_COUNT + 1];
+	static const struct ts_suite suite = {"cudart driver-aware choice", NULL, NULL, tests};
+	int n = 0;
+
+	/* one test per name, in the order of the cases */
+	for (int i = 0; i < CASE_COUNT; i++)
+		if (!i || strcmp(cases[i].test, cases[i - 1].test))
+			tests[n++] = (struct ts_test){cases[i].test, test_cases};
 	return ts_main_suite(argc, argv, scenarios, &suite);
 }

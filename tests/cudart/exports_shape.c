@@ -17,9 +17,9 @@
 #endif
 
 struct judging {
-	struct ts_names prototyped, slots;
-	int visited, wrappers, opaque, shared_slots, handwritten;
-	int fewest, most; /* instructions of a forwarder */
+	struct ts_names prototyped;
+	struct ts_forwarders forwarders;
+	int visited, wrappers, opaque, handwritten;
 };
 
 /* The spec's `handwritten` names (stubs/cudart/cudart.spec). */
@@ -40,7 +40,6 @@ static int handwritten(const char *name)
 static void judge(const struct ts_function_shape *shape, void *ctx)
 {
 	struct judging *j = ctx;
-	char msg[256];
 
 	j->visited++;
 	if (handwritten(shape->name)) {
@@ -51,28 +50,14 @@ static void judge(const struct ts_function_shape *shape, void *ctx)
 		j->opaque++;
 	else
 		j->wrappers++;
-	if (!j->fewest || shape->count < j->fewest)
-		j->fewest = shape->count;
-	if (shape->count > j->most)
-		j->most = shape->count;
-	snprintf(msg, sizeof msg, "%s: %d instructions, not %s", shape->name, shape->count,
-		 TS_FORWARDER_WORDS);
-	CU_assertImplementation(shape->kind == TS_FORWARDER_SHAPE, __LINE__, msg, __FILE__, "",
-				CU_FALSE);
-	if (!shape->slot[0])
-		return;
-	if (ts_names_has(&j->slots, shape->slot)) {
-		snprintf(msg, sizeof msg, "%s shares its slot %s", shape->name, shape->slot);
-		CU_assertImplementation(CU_FALSE, __LINE__, msg, __FILE__, "", CU_FALSE);
-		j->shared_slots++;
-	}
-	ts_names_add(&j->slots, shape->slot);
+	ts_judge_forwarder(shape, &j->forwarders);
 }
 
 static void check_shape(const char *lib)
 {
 	struct judging j = {0};
 	struct ts_names symbols = {0};
+	char counts[64];
 
 	if (!lib)
 		return;
@@ -85,14 +70,15 @@ static void check_shape(const char *lib)
 	 * references of 11) */
 	CU_ASSERT_EQUAL(j.handwritten, ex_abi == 11 ? 9 : 7);
 	/* the slots are named when the symbol table is there (not stripped) */
-	CU_ASSERT(j.slots.count == 0 || (int)j.slots.count == j.wrappers + j.opaque);
+	CU_ASSERT(j.forwarders.slots.count == 0 ||
+		  (int)j.forwarders.slots.count == j.wrappers + j.opaque);
 	if (ex_abi == 13)
 		CU_ASSERT_EQUAL(j.opaque, 3);
-	printf("  %s: %d wrappers, %d opaque, %zu distinct slots, %d to %d instructions each\n",
-	       lib, j.wrappers, j.opaque, j.slots.count, j.fewest, j.most);
+	snprintf(counts, sizeof counts, "%d wrappers, %d opaque", j.wrappers, j.opaque);
+	ts_forwarders_print(&j.forwarders, lib, counts);
 	ts_names_free(&symbols);
 	ts_names_free(&j.prototyped);
-	ts_names_free(&j.slots);
+	ts_forwarders_free(&j.forwarders);
 }
 
 static void test_stub_shape(void)

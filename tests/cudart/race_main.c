@@ -104,6 +104,13 @@ static const char *fake13(void)
 	return ts_present(path, "build the fakes (cudastub_fakes)");
 }
 
+/* The fake runtime by override, each of its loads slowed by ms. */
+static void slow_fake(struct ts_env *env, const char *fake, int ms)
+{
+	ts_env_add(env, "CUDASTUB_CUDART_PATH=%s", fake);
+	ts_env_add(env, "FAKE_CUDART_SLOW_MS=%d", ms);
+}
+
 /* Runs scenario n times with env; counts hangs and other failures. */
 static void repeat(const char *label, const char *scenario, const struct ts_env *env, int n,
 		   const char *const *want_keys, const char *const *want_values)
@@ -158,8 +165,7 @@ static void loader_lock(const char *what, const char *plugin)
 		struct ts_env env = {0};
 
 		ts_env_add(&env, "RACE_PLUGIN=%s", plugin);
-		ts_env_add(&env, "CUDASTUB_CUDART_PATH=%s", fake);
-		ts_env_add(&env, "FAKE_CUDART_SLOW_MS=5");
+		slow_fake(&env, fake, 5);
 		snprintf(label, sizeof label, "%s, fake runtime slow to load", what);
 		repeat(label, "loader_lock", &env, runs(300), keys, loaded);
 	}
@@ -242,8 +248,7 @@ static void test_fork_storm(void)
 		printf("  fork during a storm: not run under qemu-user (see race_main.c)\n");
 		return;
 	}
-	ts_env_add(&env, "CUDASTUB_CUDART_PATH=%s", fake);
-	ts_env_add(&env, "FAKE_CUDART_SLOW_MS=2");
+	slow_fake(&env, fake, 2);
 	repeat("fork during a 16-thread storm", "fork_storm", &env, runs(100), keys, values);
 	ts_env_add(&widened, "CUDASTUB_CUDART_PATH=%s", fake);
 	ts_env_add(&widened, "RACE_SLOW_ATFORK_MS=20");
@@ -268,8 +273,7 @@ static void test_plugin_storm(void)
 		CU_ASSERT_EQUAL_FATAL(ts_copy_file(plugin, copy), 0);
 	}
 	ts_env_add(&env, "RACE_PLUGIN_DIR=%s", dir);
-	ts_env_add(&env, "CUDASTUB_CUDART_PATH=%s", fake);
-	ts_env_add(&env, "FAKE_CUDART_SLOW_MS=2");
+	slow_fake(&env, fake, 2);
 	repeat("8 nvcc-built libraries loaded during 8 first calls", "plugin_storm", &env,
 	       runs(100), keys, values);
 	ts_remove_tree(dir);
@@ -284,8 +288,7 @@ static void test_function_storm(void)
 
 	if (!fake)
 		return;
-	ts_env_add(&env, "CUDASTUB_CUDART_PATH=%s", fake);
-	ts_env_add(&env, "FAKE_CUDART_SLOW_MS=2");
+	slow_fake(&env, fake, 2);
 	repeat("64 threads, 64 different first calls", "function_storm", &env, runs(1000), keys,
 	       values);
 }

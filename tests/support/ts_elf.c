@@ -367,3 +367,37 @@ int ts_each_shape(const char *lib, const struct ts_names *wanted,
 	}
 	return pclose(p) == 0 ? visited : -1;
 }
+
+void ts_judge_forwarder(const struct ts_function_shape *shape, void *forwarders)
+{
+	struct ts_forwarders *f = forwarders;
+	char msg[256];
+
+	f->judged++;
+	if (!f->fewest || shape->count < f->fewest)
+		f->fewest = shape->count;
+	if (shape->count > f->most)
+		f->most = shape->count;
+	snprintf(msg, sizeof msg, "%s: %d instructions, not %s", shape->name, shape->count,
+		 TS_FORWARDER_WORDS);
+	CU_assertImplementation(shape->kind == TS_FORWARDER_SHAPE, __LINE__, msg, __FILE__, "",
+				CU_FALSE);
+	if (!shape->slot[0])
+		return;
+	snprintf(msg, sizeof msg, "%s shares its slot %s", shape->name, shape->slot);
+	CU_assertImplementation(!ts_names_has(&f->slots, shape->slot), __LINE__, msg, __FILE__, "",
+				CU_FALSE);
+	ts_names_add(&f->slots, shape->slot);
+}
+
+void ts_forwarders_print(const struct ts_forwarders *f, const char *lib, const char *what)
+{
+	printf("  %s: %s, %zu distinct slots, %d to %d instructions each\n", lib, what,
+	       f->slots.count, f->fewest, f->most);
+}
+
+void ts_forwarders_free(struct ts_forwarders *f)
+{
+	ts_names_free(&f->slots);
+	memset(f, 0, sizeof *f);
+}

@@ -118,4 +118,21 @@ struct ts_function_shape {
 int ts_each_shape(const char *lib, const struct ts_names *wanted,
 		  void (*visit)(const struct ts_function_shape *shape, void *ctx), void *ctx);
 
+/*
+ * The forwarders of a stub's exports, judged one shape at a time: each
+ * must be this architecture's forwarder, each through a slot no other
+ * export uses (when the slots are named, that is the symbol table is
+ * there). Both are CUnit assertions naming the export.
+ */
+struct ts_forwarders {
+	struct ts_names slots; /* the slots seen */
+	int judged;
+	int fewest, most; /* instructions of a forwarder */
+};
+/* A ts_each_shape visit: forwarders is a struct ts_forwarders. */
+void ts_judge_forwarder(const struct ts_function_shape *shape, void *forwarders);
+/* Prints "  <lib>: <what>, N distinct slots, A to B instructions each". */
+void ts_forwarders_print(const struct ts_forwarders *f, const char *lib, const char *what);
+void ts_forwarders_free(struct ts_forwarders *f); /* and empties it */
+
 #endif

@@ -428,3 +428,61 @@ int ts_matrix_child(void)
 	ts_names_free(&s.sp.own_fallback);
 	return 0;
 }
+
+/* ---- a suite of rows ---- */
+
+const char *ts_matrix_abi_version(int abi)
+{
+	return abi == 11 ? "11.8" : abi == 12 ? "12.4" : "13.0";
+}
+
+void ts_matrix_no_stub(int abi, const char *what)
+{
+	char why[160];
+
+	snprintf(why, sizeof why,
+		 "no %d-ABI %s stub: fetch the headers (tests/fixtures/fetch.sh), then "
+		 "configure again",
+		 abi, what);
+	ts_unavailable(why);
+}
+
+/* The suite ts_matrix_main runs: CUnit's tests take no argument. */
+static const struct ts_matrix_suite *rows_suite;
+
+static void test_abi_13(void)
+{
+	rows_suite->row(13);
+}
+
+static void test_abi_12(void)
+{
+	rows_suite->row(12);
+}
+
+static void test_abi_11(void)
+{
+	rows_suite->row(11);
+}
+
+int ts_matrix_main(int argc, char **argv, const struct ts_matrix_suite *suite)
+{
+	static const struct ts_scenario matrix_only[] = {TS_MATRIX_SCENARIO, {NULL, NULL}};
+	static const CU_TestFunc rows[] = {test_abi_13, test_abi_12, test_abi_11};
+	enum { ROWS = sizeof rows / sizeof *rows, MORE_MAX = 8 };
+	static char names[ROWS][128];
+	static struct ts_test tests[ROWS + MORE_MAX + 1];
+	struct ts_suite as_suite = {suite->name, NULL, NULL, tests};
+	int n = 0;
+
+	rows_suite = suite;
+	for (int i = 0; i < ROWS; i++) {
+		snprintf(names[i], sizeof names[i], "%d-ABI stub on %s", 13 - i, suite->against);
+		tests[n++] = (struct ts_test){names[i], rows[i]};
+	}
+	for (int i = 0; suite->more && suite->more[i].name && i < MORE_MAX; i++)
+		tests[n++] = suite->more[i];
+	tests[n] = (struct ts_test){NULL, NULL};
+	return ts_main_suite(argc, argv, suite->scenarios ? suite->scenarios : matrix_only,
+			     &as_suite);
+}

@@ -72,4 +72,27 @@ int ts_matrix_child(void);
 		"matrix_cell", ts_matrix_child                                                     \
 	}
 
+/* The version of the ABI record a stub of major abi is built from:
+ * "11.8", "12.4" or "13.0". */
+const char *ts_matrix_abi_version(int abi);
+
+/* Reports the stub of abi missing (what: "runtime", "driver"): its
+ * headers are a fixture, and only a configure after the fetch builds it. */
+void ts_matrix_no_stub(int abi, const char *what);
+
+/*
+ * A matrix suite as data: a test per stub ABI, 13, 12 and 11, named
+ * "<abi>-ABI stub on <against>" and running row(abi), then the tests of
+ * more (a table ending in {NULL, NULL}, or NULL). The child runs one of
+ * scenarios (which must hold TS_MATRIX_SCENARIO), or with NULL that one.
+ */
+struct ts_matrix_suite {
+	const char *name;
+	const char *against; /* "runtimes 11.8, 12.4, 13.0" */
+	void (*row)(int abi);
+	const struct ts_test *more;
+	const struct ts_scenario *scenarios;
+};
+int ts_matrix_main(int argc, char **argv, const struct ts_matrix_suite *suite);
+
 #endif
