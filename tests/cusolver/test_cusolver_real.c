@@ -141,22 +141,18 @@ static void newer_calls(void *lib, int stub)
 static int calls_child(void)
 {
 	void *lib = ts_real_open("CSV_LIB");
-	cusolverStatus_t (*get_property)(libraryPropertyType, int *);
+	void *get_property;
 	cusolverStatus_t (*get_version)(int *);
 	int version = -7, stub;
 
 	if (!lib)
 		return 3;
 	stub = dlsym(lib, "cudastub_cusolver_info") != NULL;
-	*(void **)&get_property = dlsym(lib, "cusolverGetProperty");
+	get_property = dlsym(lib, "cusolverGetProperty");
 	*(void **)&get_version = dlsym(lib, "cusolverGetVersion");
 	if (!get_property || !get_version)
 		return 4;
-	for (int k = MAJOR_VERSION; k <= PATCH_LEVEL; k++) {
-		int value = -7, rc = get_property((libraryPropertyType)k, &value);
-
-		printf("prop_rc.%d=%d\nprop.%d=%d\n", k, rc, k, value);
-	}
+	ts_real_print_properties(get_property);
 	printf("version_rc=%d\n", (int)get_version(&version));
 	printf("version=%d\n", version);
 	create_calls(lib);

@@ -53,6 +53,18 @@ void ts_real_print_version(void *get_version, void *get_property)
 	printf("property_rc=%d\nproperty=%d.%d.%d\n", rc, property[0], property[1], property[2]);
 }
 
+void ts_real_print_properties(void *get_property)
+{
+	int (*property_of)(int, int *);
+
+	*(void **)&property_of = get_property;
+	for (int k = 0; k < 3; k++) {
+		int value = -7, rc = property_of(k, &value);
+
+		printf("prop_rc.%d=%d\nprop.%d=%d\n", k, rc, k, value);
+	}
+}
+
 void ts_real_print_string(const char *key, int code, const char *text)
 {
 	printf("%s_%d=%s\n", key, code, text ? text : "(null)");

@@ -31,6 +31,10 @@ void *ts_real_symbol(void *lib, const char *name);
  * and property=<major>.<minor>.<patch>. */
 void ts_real_print_version(void *get_version, void *get_property);
 
+/* Prints prop_rc.<k> and prop.<k> for each property k (major, minor,
+ * patch) from get_property, an int fn(libraryPropertyType, int *). */
+void ts_real_print_properties(void *get_property);
+
 /* Prints <key>_<code>=<text>, "(null)" for NULL. */
 void ts_real_print_string(const char *key, int code, const char *text);
 
