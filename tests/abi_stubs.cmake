@@ -81,3 +81,33 @@ function(cudastub_test_with_fixture_stubs test lib prefix)
   target_compile_definitions(${test} PRIVATE
     ${prefix}_STUB_12="${path_12}" ${prefix}_STUB_11="${path_11}")
 endfunction()
+
+# cudastub_add_fixture_headers_test(<lib> <PREFIX> [<include dir>...])
+# The real suite <lib>_real (test_<lib>_real.c) of a library built from the
+# fixture headers alone: nothing where the 12.4 headers' stub is missing
+# (the contract suites report the missing headers) or in a cross build;
+# else the suite, given its stubs as cudastub_test_with_fixture_stubs gives
+# them, reading the library's types from <include dir>s.
+function(cudastub_add_fixture_headers_test lib prefix)
+  cudastub_stub_from_fixture_headers(${lib} 12.4 stub_12)
+  if(NOT stub_12 OR CMAKE_CROSSCOMPILING)
+    return()
+  endif()
+  cudastub_add_test(${lib}_real LABELS real SOURCES test_${lib}_real.c)
+  if(ARGN)
+    target_include_directories(${lib}_real SYSTEM BEFORE PRIVATE ${ARGN})
+  endif()
+  cudastub_test_with_fixture_stubs(${lib}_real ${lib} ${prefix})
+endfunction()
+
+# cudastub_test_with_stubs(<test> <DEFINITION> <stub target> ...)
+# The suite <test> is given the path of each stub target as <DEFINITION>
+# and builds after them.
+function(cudastub_test_with_stubs test)
+  set(pairs ${ARGN})
+  while(pairs)
+    list(POP_FRONT pairs definition stub)
+    target_compile_definitions(${test} PRIVATE ${definition}="$<TARGET_FILE:${stub}>")
+    add_dependencies(${test} ${stub})
+  endwhile()
+endfunction()

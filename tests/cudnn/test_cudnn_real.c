@@ -280,12 +280,8 @@ static const struct ts_test tests[] = {
 	{NULL, NULL},
 };
 
-static const struct ts_suite suite = {"cuDNN through its stub, the real library", NULL, NULL,
-				      tests};
-
 int main(int argc, char **argv)
 {
-	static const struct ts_scenario scenarios[] = {{"calls", calls_child}, {NULL, NULL}};
-
-	return ts_main_suite(argc, argv, scenarios, &suite);
+	return ts_real_main(argc, argv, "cuDNN through its stub, the real library", tests,
+			    calls_child);
 }

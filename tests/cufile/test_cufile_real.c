@@ -18,7 +18,6 @@
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,14 +27,12 @@
 #include "cudastub/cudastub.h"
 #include "test_support.h"
 #include "ts_real.h"
-#include "ts_release.h"
 
 /* From CMake: CU_STUB_12 and CU_STUB_11, the stubs built against the 12.4
  * and 11.8 headers ("" where those were not fetched when configuring). */
 
 /* cuFile writes its log beside the process; the children's goes nowhere */
 #define NO_LOG "CUFILE_LOGFILE_PATH=/dev/null"
-static const char *const no_log[] = {NO_LOG, NULL};
 
 /* ---- child: the calls, through CU_OPEN (a stub or a real library) ---- */
 
@@ -83,97 +80,73 @@ static int calls_child(void)
 
 /* ---- parent ---- */
 
-static void test_real(void)
+static const struct ts_real_fixture_lib cufile = {
+	{CU_STUB_12, CU_STUB_11},
+	{"libcufile.so.0", "libcufile.so.0"},
+	"CU_OPEN",
+	"CUDASTUB_CUFILE_PATH",
+	NO_LOG,
+	"the 12.4 and 11.8 headers and cufile.h",
+	"no real cuFile: cufile-12.4, cufile-11.8",
+};
+
+static void same_answers(const struct ts_real_pair *p)
 {
-	static const struct {
-		int abi;
-		const char *stub;
-	} stubs[] = {{12, CU_STUB_12}, {11, CU_STUB_11}};
-	static const int releases[] = {12, 11};
-	int pairs = 0;
+	char a[4096], b[4096];
 
-	for (size_t s = 0; s < 2; s++) {
-		if (!*stubs[s].stub) {
-			ts_unavailable("the 12.4 and 11.8 headers and cufile.h "
-				       "(tests/fixtures/fetch.sh), fetched before configuring");
-			continue;
-		}
-		for (size_t r = 0; r < 2; r++) {
-			char path[PATH_MAX], override[PATH_MAX + 32], a[4096], b[4096];
-			const char *real =
-				ts_release_file(releases[r], "libcufile.so.0", path, sizeof path);
-			const char *env[] = {override, NO_LOG, NULL};
-
-			if (!real)
-				continue; /* reported */
-			snprintf(override, sizeof override, "CUDASTUB_CUFILE_PATH=%s", real);
-			if (ts_real_run("calls", "CU_OPEN", real, no_log, &ts_direct) ||
-			    ts_real_run("calls", "CU_OPEN", stubs[s].stub, env, &ts_through))
-				continue;
-			pairs++;
-			/* the driver's open fails without a driver (with one, it
-			 * may succeed): whichever, the same through the stub */
-			CU_ASSERT_PTR_NOT_NULL(ts_value(&ts_direct, "open_err"));
-			CU_ASSERT_STRING_EQUAL(
-				ts_real_answers(&ts_through, "version_err=", "stub_state=", a,
-						sizeof a),
-				ts_real_answers(&ts_direct, "version_err=", "stub_state=", b,
-						sizeof b));
-			CU_ASSERT_EQUAL(ts_number(&ts_through, "stub_state"),
-					CUDASTUB_STATE_LOADED);
-			CU_ASSERT_EQUAL(ts_number(&ts_through, "stub_major"), releases[r]);
-			if (releases[r] == 12 && stubs[s].abi == 12) {
-				CU_ASSERT_EQUAL(ts_number(&ts_direct, "version_err"),
-						CU_FILE_SUCCESS);
-				CU_ASSERT_EQUAL(ts_number(&ts_through, "version_err"),
-						ts_number(&ts_direct, "version_err"));
-				CU_ASSERT_EQUAL(ts_number(&ts_through, "version"),
-						ts_number(&ts_direct, "version"));
-			} else if (releases[r] == 11) {
-				/* 1.4 has no cuFileGetVersion: the 12.x stub
-				 * refuses it, the 11.x stub has none */
-				CU_ASSERT_PTR_NULL(ts_value(&ts_direct, "version_err"));
-				if (stubs[s].abi == 12) {
-					CU_ASSERT_EQUAL(ts_number(&ts_through, "version_err"),
-							CU_FILE_PLATFORM_NOT_SUPPORTED);
-					CU_ASSERT_EQUAL(ts_number(&ts_through, "version"), 0);
-				}
-			}
-			printf("  abi %d stub, %s: cuFileDriverOpen %ld (cu_err %ld), "
-			       "cuFileGetVersion %s, the same directly\n",
-			       stubs[s].abi, real, ts_number(&ts_through, "open_err"),
-			       ts_number(&ts_through, "open_cu_err"),
-			       ts_text(&ts_direct, "version"));
+	/* the driver's open fails without a driver (with one, it may
+	 * succeed): whichever, the same through the stub */
+	CU_ASSERT_PTR_NOT_NULL(ts_value(&ts_direct, "open_err"));
+	CU_ASSERT_STRING_EQUAL(
+		ts_real_answers(&ts_through, "version_err=", "stub_state=", a, sizeof a),
+		ts_real_answers(&ts_direct, "version_err=", "stub_state=", b, sizeof b));
+	CU_ASSERT_EQUAL(ts_number(&ts_through, "stub_state"), CUDASTUB_STATE_LOADED);
+	CU_ASSERT_EQUAL(ts_number(&ts_through, "stub_major"), p->major);
+	if (p->major == 12 && p->abi == 12) {
+		CU_ASSERT_EQUAL(ts_number(&ts_direct, "version_err"), CU_FILE_SUCCESS);
+		CU_ASSERT_EQUAL(ts_number(&ts_through, "version_err"),
+				ts_number(&ts_direct, "version_err"));
+		CU_ASSERT_EQUAL(ts_number(&ts_through, "version"),
+				ts_number(&ts_direct, "version"));
+	} else if (p->major == 11) {
+		/* 1.4 has no cuFileGetVersion: the 12.x stub refuses it, the
+		 * 11.x stub has none */
+		CU_ASSERT_PTR_NULL(ts_value(&ts_direct, "version_err"));
+		if (p->abi == 12) {
+			CU_ASSERT_EQUAL(ts_number(&ts_through, "version_err"),
+					CU_FILE_PLATFORM_NOT_SUPPORTED);
+			CU_ASSERT_EQUAL(ts_number(&ts_through, "version"), 0);
 		}
 	}
-	if (!pairs)
-		ts_unavailable(
-			"no real cuFile (tests/fixtures/fetch.sh: cufile-12.4, cufile-11.8)");
+	printf("  abi %d stub, %s: cuFileDriverOpen %ld (cu_err %ld), cuFileGetVersion %s, the "
+	       "same directly\n",
+	       p->abi, p->real, ts_number(&ts_through, "open_err"),
+	       ts_number(&ts_through, "open_cu_err"), ts_text(&ts_direct, "version"));
+}
+
+static void test_real(void)
+{
+	ts_real_fixture_pairs(&cufile, same_answers);
+}
+
+static void no_library_codes(int abi)
+{
+	CU_ASSERT_EQUAL(ts_number(&ts_through, "open_err"), CU_FILE_DRIVER_NOT_INITIALIZED);
+	CU_ASSERT_EQUAL(ts_number(&ts_through, "open_cu_err"), 0);
+	CU_ASSERT_EQUAL(ts_number(&ts_through, "close_err"), CU_FILE_DRIVER_NOT_INITIALIZED);
+	CU_ASSERT_EQUAL(ts_number(&ts_through, "use_count"), 0);
+	CU_ASSERT_EQUAL(ts_number(&ts_through, "read"), -CU_FILE_DRIVER_NOT_INITIALIZED);
+	if (abi == 12) {
+		CU_ASSERT_EQUAL(ts_number(&ts_through, "version_err"),
+				CU_FILE_DRIVER_NOT_INITIALIZED);
+		CU_ASSERT_EQUAL(ts_number(&ts_through, "version"), 0);
+	}
+	CU_ASSERT_EQUAL(ts_number(&ts_through, "stub_state"), CUDASTUB_STATE_OVERRIDE_FAILED);
 }
 
 static void test_no_library(void)
 {
-	const char *stubs[] = {CU_STUB_12, CU_STUB_11};
-	const char *none[] = {NO_LOG, "CUDASTUB_CUFILE_PATH=/nonexistent/cudastub-no-library",
-			      NULL};
-
-	for (size_t s = 0; s < 2; s++) {
-		if (!*stubs[s] || ts_real_run("calls", "CU_OPEN", stubs[s], none, &ts_through))
-			continue; /* reported by test_real */
-		CU_ASSERT_EQUAL(ts_number(&ts_through, "open_err"), CU_FILE_DRIVER_NOT_INITIALIZED);
-		CU_ASSERT_EQUAL(ts_number(&ts_through, "open_cu_err"), 0);
-		CU_ASSERT_EQUAL(ts_number(&ts_through, "close_err"),
-				CU_FILE_DRIVER_NOT_INITIALIZED);
-		CU_ASSERT_EQUAL(ts_number(&ts_through, "use_count"), 0);
-		CU_ASSERT_EQUAL(ts_number(&ts_through, "read"), -CU_FILE_DRIVER_NOT_INITIALIZED);
-		if (s == 0) {
-			CU_ASSERT_EQUAL(ts_number(&ts_through, "version_err"),
-					CU_FILE_DRIVER_NOT_INITIALIZED);
-			CU_ASSERT_EQUAL(ts_number(&ts_through, "version"), 0);
-		}
-		CU_ASSERT_EQUAL(ts_number(&ts_through, "stub_state"),
-				CUDASTUB_STATE_OVERRIDE_FAILED);
-	}
+	ts_real_fixture_no_library(&cufile, no_library_codes);
 }
 
 static const struct ts_test tests[] = {
@@ -182,11 +155,8 @@ static const struct ts_test tests[] = {
 	{NULL, NULL},
 };
 
-static const struct ts_suite suite = {"cuFile: real libraries through the stub", NULL, NULL, tests};
-
 int main(int argc, char **argv)
 {
-	static const struct ts_scenario scenarios[] = {{"calls", calls_child}, {NULL, NULL}};
-
-	return ts_main_suite(argc, argv, scenarios, &suite);
+	return ts_real_main(argc, argv, "cuFile: real libraries through the stub", tests,
+			    calls_child);
 }

@@ -290,12 +290,8 @@ static const struct ts_test tests[] = {
 	{NULL, NULL},
 };
 
-static const struct ts_suite suite = {"CUPTI through its stub, real libraries", NULL, NULL, tests};
-
 int main(int argc, char **argv)
 {
-	static const struct ts_scenario scenarios[] = {
-		{"calls", calls_child}, TS_REAL_SWEEP_SCENARIO, {NULL, NULL}};
-
-	return ts_main_suite(argc, argv, scenarios, &suite);
+	return ts_real_main(argc, argv, "CUPTI through its stub, real libraries", tests,
+			    calls_child);
 }

@@ -141,22 +141,18 @@ static void newer_calls(void *lib, int stub)
 static int calls_child(void)
 {
 	void *lib = ts_real_open("CSV_LIB");
-	cusolverStatus_t (*get_property)(libraryPropertyType, int *);
+	void *get_property;
 	cusolverStatus_t (*get_version)(int *);
 	int version = -7, stub;
 
 	if (!lib)
 		return 3;
 	stub = dlsym(lib, "cudastub_cusolver_info") != NULL;
-	*(void **)&get_property = dlsym(lib, "cusolverGetProperty");
+	get_property = dlsym(lib, "cusolverGetProperty");
 	*(void **)&get_version = dlsym(lib, "cusolverGetVersion");
 	if (!get_property || !get_version)
 		return 4;
-	for (int k = MAJOR_VERSION; k <= PATCH_LEVEL; k++) {
-		int value = -7, rc = get_property((libraryPropertyType)k, &value);
-
-		printf("prop_rc.%d=%d\nprop.%d=%d\n", k, rc, k, value);
-	}
+	ts_real_print_properties(get_property);
 	printf("version_rc=%d\n", (int)get_version(&version));
 	printf("version=%d\n", version);
 	create_calls(lib);
@@ -190,27 +186,22 @@ static void same_cusolver(int major)
 					   "syevj_rc",	       "syevj_tolerance_rc",
 					   "syevj_destroy_rc", "qr_rc",
 					   "qr_destroy_rc"};
-	char path[PATH_MAX], libpath[2 * PATH_MAX], override[PATH_MAX + 32], asan[1024];
-	char want[512];
+	char path[PATH_MAX], asan[1024];
 	const char *real = real_cusolver(major, path, sizeof path);
 	/* called through the stub only where the release lacks them */
 	const char *newer = major == 11	  ? "CSV_CALL_NEWER=deterministic,math_mode"
 			    : major == 12 ? "CSV_CALL_NEWER=math_mode"
 					  : "CSV_CALL_NEWER=";
-	const char *direct_env[2] = {NULL}, *env[4] = {override, newer, NULL};
+	const char *direct_env[2] = {NULL}, *env[3] = {newer, NULL};
 
 	if (!real)
 		return;
 	if (major == 11) /* 11.8's cuSOLVER closes the libnvrtc.so it opens */
-		direct_env[0] = env[2] = ts_env_leaks_unnamed(asan, sizeof asan);
-	ts_release_path(major, libpath, sizeof libpath);
-	snprintf(override, sizeof override, "CUDASTUB_CUSOLVER_PATH=%s", real);
-	if (ts_real_run_in("calls", "CSV_LIB", real, libpath, direct_env, &ts_direct) ||
-	    ts_real_run_in("calls", "CSV_LIB", CSV_STUB, libpath, env, &ts_through))
+		direct_env[0] = env[1] = ts_env_leaks_unnamed(asan, sizeof asan);
+	if (ts_real_both_in("calls", "CSV_LIB", "CUDASTUB_CUSOLVER_PATH", CSV_STUB, real, major,
+			    direct_env, env))
 		return;
-	for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
-		CU_ASSERT_STRING_EQUAL(ts_text(&ts_through, keys[i]), ts_text(&ts_direct, keys[i]));
-	}
+	ts_real_same_texts(keys, sizeof keys / sizeof *keys);
 	CU_ASSERT_STRING_EQUAL(ts_through.err, ts_direct.err);
 	CU_ASSERT_EQUAL(ts_number(&ts_direct, "prop_rc.0"), CUSOLVER_STATUS_SUCCESS);
 	/* cusolverGetVersion: major * 1000 + minor * 100 + patch */
@@ -228,11 +219,7 @@ static void same_cusolver(int major)
 	CU_ASSERT_EQUAL(ts_number(&ts_direct, "syevj_tolerance_rc"), CUSOLVER_STATUS_SUCCESS);
 	CU_ASSERT_EQUAL(ts_number(&ts_direct, "qr_rc"), CUSOLVER_STATUS_SUCCESS);
 	/* the release the file belongs to, from its own version */
-	CU_ASSERT_EQUAL(ts_number(&ts_through, "state"), CUDASTUB_STATE_LOADED);
-	CU_ASSERT_EQUAL(ts_number(&ts_through, "major"), major);
-	snprintf(want, sizeof want, "%ld.%ld.%ld", ts_number(&ts_direct, "prop.0"),
-		 ts_number(&ts_direct, "prop.1"), ts_number(&ts_direct, "prop.2"));
-	CU_ASSERT_STRING_EQUAL(ts_text(&ts_through, "own"), want);
+	ts_real_loaded(major);
 	/* what the release lacks: the stub's "not supported", never called */
 	if (major == 11) {
 		CU_ASSERT_STRING_EQUAL(ts_text(&ts_direct, "deterministic"), "missing");
@@ -332,12 +319,8 @@ static const struct ts_test tests[] = {
 	{NULL, NULL},
 };
 
-static const struct ts_suite suite = {"cuSOLVER: the real libraries through the stub", NULL, NULL,
-				      tests};
-
 int main(int argc, char **argv)
 {
-	static const struct ts_scenario scenarios[] = {{"calls", calls_child}, {NULL, NULL}};
-
-	return ts_main_suite(argc, argv, scenarios, &suite);
+	return ts_real_main(argc, argv, "cuSOLVER: the real libraries through the stub", tests,
+			    calls_child);
 }

@@ -105,7 +105,7 @@ static void descriptor_calls(void *lib)
 static int calls_child(void)
 {
 	void *lib = ts_real_open("CS_LIB");
-	cusparseStatus_t (*get_property)(libraryPropertyType, int *);
+	void *get_property;
 	cusparseStatus_t (*get_version)(cusparseHandle_t, int *);
 	const char *(*error_name)(cusparseStatus_t);
 	const char *(*error_string)(cusparseStatus_t);
@@ -116,7 +116,7 @@ static int calls_child(void)
 
 	if (!lib)
 		return 3;
-	*(void **)&get_property = dlsym(lib, "cusparseGetProperty");
+	get_property = dlsym(lib, "cusparseGetProperty");
 	*(void **)&get_version = dlsym(lib, "cusparseGetVersion");
 	*(void **)&error_name = dlsym(lib, "cusparseGetErrorName");
 	*(void **)&error_string = dlsym(lib, "cusparseGetErrorString");
@@ -124,12 +124,7 @@ static int calls_child(void)
 	*(void **)&destroy = dlsym(lib, "cusparseDestroy");
 	if (!get_property || !get_version || !error_name || !error_string || !create || !destroy)
 		return 4;
-	for (int k = MAJOR_VERSION; k <= PATCH_LEVEL; k++) {
-		int value = -7;
-
-		rc = get_property((libraryPropertyType)k, &value);
-		printf("prop_rc.%d=%d\nprop.%d=%d\n", k, rc, k, value);
-	}
+	ts_real_print_properties(get_property);
 	/* no handle: cuSPARSE's own "invalid value", and its message */
 	printf("version_rc=%d\n", (int)get_version(NULL, &version));
 	printf("version=%d\n", version);
@@ -186,21 +181,13 @@ static void same_cusparse(int major)
 		"prop_rc.0",  "prop.0",	    "prop_rc.1", "prop.1",	  "prop_rc.2", "prop.2",
 		"version_rc", "version",    "create_rc", "create_handle", "csr_rc",    "size_rc",
 		"format_rc",  "destroy_rc", "rows",	 "cols",	  "nnz",       "format"};
-	char path[PATH_MAX], libpath[2 * PATH_MAX], override[PATH_MAX + 32], key[32];
-	char want[512];
+	char path[PATH_MAX], key[32];
 	const char *real = real_cusparse(major, path, sizeof path);
-	const char *env[] = {override, NULL};
 
-	if (!real)
+	if (!real || ts_real_both_in("calls", "CS_LIB", "CUDASTUB_CUSPARSE_PATH", CS_STUB, real,
+				     major, NULL, NULL))
 		return;
-	ts_release_path(major, libpath, sizeof libpath);
-	snprintf(override, sizeof override, "CUDASTUB_CUSPARSE_PATH=%s", real);
-	if (ts_real_run_in("calls", "CS_LIB", real, libpath, NULL, &ts_direct) ||
-	    ts_real_run_in("calls", "CS_LIB", CS_STUB, libpath, env, &ts_through))
-		return;
-	for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
-		CU_ASSERT_STRING_EQUAL(ts_text(&ts_through, keys[i]), ts_text(&ts_direct, keys[i]));
-	}
+	ts_real_same_texts(keys, sizeof keys / sizeof *keys);
 	for (int i = 0; i < CODES; i++) {
 		snprintf(key, sizeof key, "name.%d", codes[i]);
 		CU_ASSERT_STRING_EQUAL(ts_text(&ts_through, key), ts_text(&ts_direct, key));
@@ -221,11 +208,7 @@ static void same_cusparse(int major)
 	CU_ASSERT_EQUAL(ts_number(&ts_direct, "nnz"), 3);
 	CU_ASSERT_EQUAL(ts_number(&ts_direct, "format"), CUSPARSE_FORMAT_CSR);
 	/* the release the file belongs to, from its own version */
-	CU_ASSERT_EQUAL(ts_number(&ts_through, "state"), CUDASTUB_STATE_LOADED);
-	CU_ASSERT_EQUAL(ts_number(&ts_through, "major"), major);
-	snprintf(want, sizeof want, "%ld.%ld.%ld", ts_number(&ts_direct, "prop.0"),
-		 ts_number(&ts_direct, "prop.1"), ts_number(&ts_direct, "prop.2"));
-	CU_ASSERT_STRING_EQUAL(ts_text(&ts_through, "own"), want);
+	ts_real_loaded(major);
 	/* 11.8 has no const descriptors: the stub's "not supported", uncalled */
 	if (major == 11) {
 		CU_ASSERT_STRING_EQUAL(ts_text(&ts_direct, "const_csr_rc"), "missing");

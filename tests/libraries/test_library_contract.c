@@ -33,19 +33,17 @@
 #include "test_support.h"
 #include "ts_release.h"
 #include "ts_elf.h"
+#include "version_forms.h"
 
 /* From CMake: LC_LIB, LC_STUB, LC_ENV (CUDASTUB_<LIB>), LC_SYMBOLS (the
  * generated export list), LC_EXPORTS_REAL (the export list of the real
  * library of the stub's ABI, "" where none is recorded),
  * LC_NO_LIBRARY, LC_VERSION_FN, LC_FORM_PROPERTY, LC_FORM_VALUE, LC_FORM_NUMBER,
- * LC_FORM_STRUCT or neither, LC_FORM (the query's form, below), LC_VERSION_NODE,
+ * LC_FORM_STRUCT or neither, LC_FORM (the query's form), LC_VERSION_NODE,
  * LC_SONAME_13, LC_SONAME_12, LC_SONAME_11 ("" for none), LC_ABI, and
  * LC_OFFLINE (1 where the version query answers without a library: the
- * version LC_OFFLINE_V0.V1.V2 of the release the stub's record is from). */
-#define FORM_MAJOR_MINOR 0 /* nvJitLinkVersion(&major, &minor) */
-#define FORM_PROPERTY	 1 /* cublasGetProperty(MAJOR_VERSION, &value), ... */
-#define FORM_RETURNED	 2 /* cudnnGetVersion() */
-#define FORM_ENCODED	 3 /* ncclGetVersion(&code) */
+ * version LC_OFFLINE_V0.V1.V2 of the release the stub's record is from).
+ * LC_FORM's values: version_forms.h. */
 
 /* ---- child: the version through a library, the stub or the real one ---- */
 
@@ -186,9 +184,7 @@ static int version_child(void)
 		code = c;
 	}
 #endif
-	v[0] = (int)(code / 10000);
-	v[1] = (int)(code % 10000 / 100);
-	v[2] = (int)(code % 100);
+	version_from_code(code, v);
 #endif
 	if (!query && !LC_FORM_NUMBER)
 		return 4;

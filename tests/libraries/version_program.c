@@ -7,11 +7,7 @@
  */
 #include <stdio.h>
 
-/* the forms (tools/gen_stubs/records.py: version_query) */
-#define FORM_MAJOR_MINOR 0
-#define FORM_PROPERTY	 1
-#define FORM_RETURNED	 2 /* cudnnGetVersion(): the code, 0 for none */
-#define FORM_ENCODED	 3 /* ncclGetVersion(&code) */
+#include "version_forms.h"
 
 #if VP_FORM == FORM_PROPERTY
 int VP_VERSION_FN(int kind, int *value);
@@ -59,9 +55,7 @@ int main(void)
 	rc = VP_VERSION_FN(&c);
 	code = c;
 #endif
-	v[0] = (int)(code / 10000);
-	v[1] = (int)(code % 10000 / 100);
-	v[2] = (int)(code % 100);
+	version_from_code(code, v);
 #endif
 	printf("rc=%d version=%d.%d.%d\n", rc, v[0], v[1], v[2]);
 	return 0;

@@ -253,11 +253,8 @@ static const struct ts_test tests[] = {
 	{NULL, NULL},
 };
 
-static const struct ts_suite suite = {"NPP: real libraries through the stubs", NULL, NULL, tests};
-
 int main(int argc, char **argv)
 {
-	static const struct ts_scenario scenarios[] = {{"calls", calls_child}, {NULL, NULL}};
-
-	return ts_main_suite(argc, argv, scenarios, &suite);
+	return ts_real_main(argc, argv, "NPP: real libraries through the stubs", tests,
+			    calls_child);
 }

@@ -151,12 +151,8 @@ static const struct ts_test tests[] = {
 	{NULL, NULL},
 };
 
-static const struct ts_suite suite = {"nvFatbin: the real library through the stub", NULL, NULL,
-				      tests};
-
 int main(int argc, char **argv)
 {
-	static const struct ts_scenario scenarios[] = {{"calls", calls_child}, {NULL, NULL}};
-
-	return ts_main_suite(argc, argv, scenarios, &suite);
+	return ts_real_main(argc, argv, "nvFatbin: the real library through the stub", tests,
+			    calls_child);
 }

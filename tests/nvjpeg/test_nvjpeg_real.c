@@ -19,7 +19,6 @@
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,7 +28,6 @@
 #include "cudastub/cudastub.h"
 #include "test_support.h"
 #include "ts_real.h"
-#include "ts_release.h"
 
 /* From CMake: NJ_STUB_12 and NJ_STUB_11, the stubs built against the 12.4
  * and 11.8 headers ("" where those were not fetched when configuring). */
@@ -83,98 +81,74 @@ static int calls_child(void)
 
 /* ---- parent ---- */
 
+static const struct ts_real_fixture_lib nvjpeg = {
+	{NJ_STUB_12, NJ_STUB_11},
+	{"libnvjpeg.so.12", "libnvjpeg.so.11"},
+	"NJ_OPEN",
+	"CUDASTUB_NVJPEG_PATH",
+	NULL,
+	"the 12.4 and 11.8 headers",
+	"no real nvJPEG: nvjpeg-12.4, nvjpeg-11.8",
+};
+
+static void same_answers(const struct ts_real_pair *p)
+{
+	char a[8192], b[8192];
+
+	CU_ASSERT_EQUAL(ts_number(&ts_direct, "property0_rc"), 0);
+	CU_ASSERT_EQUAL(ts_number(&ts_direct, "property0"), p->major);
+	CU_ASSERT_EQUAL(ts_number(&ts_through, "stub_state"), CUDASTUB_STATE_LOADED);
+	CU_ASSERT_EQUAL(ts_number(&ts_through, "stub_major"), p->major);
+	/* versions, the handle: everything the library answers */
+	CU_ASSERT_STRING_EQUAL(
+		ts_real_answers(&ts_through, "resize_rc=", "stub_state=", a, sizeof a),
+		ts_real_answers(&ts_direct, "resize_rc=", "stub_state=", b, sizeof b));
+	if (p->major == 12 && p->abi == 12) {
+		CU_ASSERT_PTR_NOT_NULL(ts_value(&ts_direct, "resize_rc"));
+		CU_ASSERT_EQUAL(ts_number(&ts_through, "resize_rc"),
+				ts_number(&ts_direct, "resize_rc"));
+	} else if (p->major == 11) {
+		/* 11.8 has no nvjpegBufferDeviceResize: the 11.x stub has none
+		 * either, the 12.x stub refuses it */
+		CU_ASSERT_PTR_NULL(ts_value(&ts_direct, "resize_rc"));
+		if (p->abi == 12)
+			CU_ASSERT_EQUAL(ts_number(&ts_through, "resize_rc"),
+					NVJPEG_STATUS_IMPLEMENTATION_NOT_SUPPORTED);
+	}
+	printf("  abi %d stub, %s: nvJPEG %ld.%ld.%ld (CUDA %ld.%ld), nvjpegCreateSimple %ld, "
+	       "the same directly\n",
+	       p->abi, p->real, ts_number(&ts_through, "property0"),
+	       ts_number(&ts_through, "property1"), ts_number(&ts_through, "property2"),
+	       ts_number(&ts_through, "cudart0"), ts_number(&ts_through, "cudart1"),
+	       ts_number(&ts_through, "create_rc"));
+}
+
 static void test_real(void)
 {
-	static const struct {
-		int abi;
-		const char *stub;
-	} stubs[] = {{12, NJ_STUB_12}, {11, NJ_STUB_11}};
-	static const struct {
-		int major;
-		const char *soname;
-	} reals[] = {{12, "libnvjpeg.so.12"}, {11, "libnvjpeg.so.11"}};
-	int pairs = 0;
+	ts_real_fixture_pairs(&nvjpeg, same_answers);
+}
 
-	for (size_t s = 0; s < 2; s++) {
-		if (!*stubs[s].stub) {
-			ts_unavailable("the 12.4 and 11.8 headers (tests/fixtures/fetch.sh), "
-				       "fetched before configuring");
-			continue;
-		}
-		for (size_t r = 0; r < 2; r++) {
-			char path[PATH_MAX], override[PATH_MAX + 32], a[8192], b[8192];
-			const char *real =
-				ts_release_file(reals[r].major, reals[r].soname, path, sizeof path);
-			const char *env[] = {override, NULL};
+static void no_library_codes(int abi)
+{
+	(void)abi; /* the same for both */
+	for (int k = 0; k < 3; k++) {
+		char key[32];
 
-			if (!real)
-				continue; /* reported */
-			snprintf(override, sizeof override, "CUDASTUB_NVJPEG_PATH=%s", real);
-			if (ts_real_run("calls", "NJ_OPEN", real, NULL, &ts_direct) ||
-			    ts_real_run("calls", "NJ_OPEN", stubs[s].stub, env, &ts_through))
-				continue;
-			pairs++;
-			CU_ASSERT_EQUAL(ts_number(&ts_direct, "property0_rc"), 0);
-			CU_ASSERT_EQUAL(ts_number(&ts_direct, "property0"), reals[r].major);
-			CU_ASSERT_EQUAL(ts_number(&ts_through, "stub_state"),
-					CUDASTUB_STATE_LOADED);
-			CU_ASSERT_EQUAL(ts_number(&ts_through, "stub_major"), reals[r].major);
-			/* versions, the handle: everything the library answers */
-			CU_ASSERT_STRING_EQUAL(
-				ts_real_answers(&ts_through, "resize_rc=", "stub_state=", a,
-						sizeof a),
-				ts_real_answers(&ts_direct, "resize_rc=", "stub_state=", b,
-						sizeof b));
-			if (reals[r].major == 12 && stubs[s].abi == 12) {
-				CU_ASSERT_PTR_NOT_NULL(ts_value(&ts_direct, "resize_rc"));
-				CU_ASSERT_EQUAL(ts_number(&ts_through, "resize_rc"),
-						ts_number(&ts_direct, "resize_rc"));
-			} else if (reals[r].major == 11) {
-				/* 11.8 has no nvjpegBufferDeviceResize: the 11.x
-				 * stub has none either, the 12.x stub refuses it */
-				CU_ASSERT_PTR_NULL(ts_value(&ts_direct, "resize_rc"));
-				if (stubs[s].abi == 12)
-					CU_ASSERT_EQUAL(ts_number(&ts_through, "resize_rc"),
-							NVJPEG_STATUS_IMPLEMENTATION_NOT_SUPPORTED);
-			}
-			printf("  abi %d stub, %s: nvJPEG %ld.%ld.%ld (CUDA %ld.%ld), "
-			       "nvjpegCreateSimple %ld, the same directly\n",
-			       stubs[s].abi, real, ts_number(&ts_through, "property0"),
-			       ts_number(&ts_through, "property1"),
-			       ts_number(&ts_through, "property2"),
-			       ts_number(&ts_through, "cudart0"), ts_number(&ts_through, "cudart1"),
-			       ts_number(&ts_through, "create_rc"));
-		}
+		snprintf(key, sizeof key, "property%d_rc", k);
+		CU_ASSERT_EQUAL(ts_number(&ts_through, key), NVJPEG_STATUS_NOT_INITIALIZED);
+		snprintf(key, sizeof key, "property%d", k);
+		CU_ASSERT_EQUAL(ts_number(&ts_through, key), 0);
 	}
-	if (!pairs)
-		ts_unavailable(
-			"no real nvJPEG (tests/fixtures/fetch.sh: nvjpeg-12.4, nvjpeg-11.8)");
+	CU_ASSERT_EQUAL(ts_number(&ts_through, "cudart0_rc"), NVJPEG_STATUS_NOT_INITIALIZED);
+	CU_ASSERT_EQUAL(ts_number(&ts_through, "cudart0"), 0);
+	CU_ASSERT_EQUAL(ts_number(&ts_through, "create_rc"), NVJPEG_STATUS_NOT_INITIALIZED);
+	CU_ASSERT_PTR_NULL(ts_value(&ts_through, "destroy_rc"));
+	CU_ASSERT_EQUAL(ts_number(&ts_through, "stub_state"), CUDASTUB_STATE_OVERRIDE_FAILED);
 }
 
 static void test_no_library(void)
 {
-	const char *stubs[] = {NJ_STUB_12, NJ_STUB_11};
-	const char *env[] = {"CUDASTUB_NVJPEG_PATH=/nonexistent/cudastub-no-library", NULL};
-
-	for (size_t s = 0; s < 2; s++) {
-		if (!*stubs[s] || ts_real_run("calls", "NJ_OPEN", stubs[s], env, &ts_through))
-			continue; /* reported by test_real */
-		for (int k = 0; k < 3; k++) {
-			char key[32];
-
-			snprintf(key, sizeof key, "property%d_rc", k);
-			CU_ASSERT_EQUAL(ts_number(&ts_through, key), NVJPEG_STATUS_NOT_INITIALIZED);
-			snprintf(key, sizeof key, "property%d", k);
-			CU_ASSERT_EQUAL(ts_number(&ts_through, key), 0);
-		}
-		CU_ASSERT_EQUAL(ts_number(&ts_through, "cudart0_rc"),
-				NVJPEG_STATUS_NOT_INITIALIZED);
-		CU_ASSERT_EQUAL(ts_number(&ts_through, "cudart0"), 0);
-		CU_ASSERT_EQUAL(ts_number(&ts_through, "create_rc"), NVJPEG_STATUS_NOT_INITIALIZED);
-		CU_ASSERT_PTR_NULL(ts_value(&ts_through, "destroy_rc"));
-		CU_ASSERT_EQUAL(ts_number(&ts_through, "stub_state"),
-				CUDASTUB_STATE_OVERRIDE_FAILED);
-	}
+	ts_real_fixture_no_library(&nvjpeg, no_library_codes);
 }
 
 static const struct ts_test tests[] = {
@@ -183,11 +157,8 @@ static const struct ts_test tests[] = {
 	{NULL, NULL},
 };
 
-static const struct ts_suite suite = {"nvJPEG: real libraries through the stub", NULL, NULL, tests};
-
 int main(int argc, char **argv)
 {
-	static const struct ts_scenario scenarios[] = {{"calls", calls_child}, {NULL, NULL}};
-
-	return ts_main_suite(argc, argv, scenarios, &suite);
+	return ts_real_main(argc, argv, "nvJPEG: real libraries through the stub", tests,
+			    calls_child);
 }

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ts_release.h"
+
 struct ts_child ts_direct, ts_through;
 
 void *ts_real_open(const char *var)
@@ -49,6 +51,18 @@ void ts_real_print_version(void *get_version, void *get_property)
 			rc = r;
 	}
 	printf("property_rc=%d\nproperty=%d.%d.%d\n", rc, property[0], property[1], property[2]);
+}
+
+void ts_real_print_properties(void *get_property)
+{
+	int (*property_of)(int, int *);
+
+	*(void **)&property_of = get_property;
+	for (int k = 0; k < 3; k++) {
+		int value = -7, rc = property_of(k, &value);
+
+		printf("prop_rc.%d=%d\nprop.%d=%d\n", k, rc, k, value);
+	}
 }
 
 void ts_real_print_string(const char *key, int code, const char *text)
@@ -134,6 +148,40 @@ int ts_real_both(const char *scenario, const char *var, const char *override, co
 	return 0;
 }
 
+int ts_real_both_in(const char *scenario, const char *var, const char *override, const char *stub,
+		    const char *real, int major, const char *const *direct_extra,
+		    const char *const *extra)
+{
+	char dirs[2 * PATH_MAX];
+	struct ts_env env = {0};
+
+	ts_release_path(major, dirs, sizeof dirs);
+	ts_env_add(&env, "%s=%s", override, real);
+	for (; extra && *extra; extra++)
+		ts_env_add(&env, "%s", *extra);
+	if (ts_real_run_in(scenario, var, real, dirs, direct_extra, &ts_direct) ||
+	    ts_real_run_in(scenario, var, stub, dirs, env.list, &ts_through))
+		return -1;
+	return 0;
+}
+
+void ts_real_same_texts(const char *const *keys, size_t count)
+{
+	for (size_t i = 0; i < count; i++)
+		CU_ASSERT_STRING_EQUAL(ts_text(&ts_through, keys[i]), ts_text(&ts_direct, keys[i]));
+}
+
+void ts_real_loaded(int major)
+{
+	char want[512];
+
+	CU_ASSERT_EQUAL(ts_number(&ts_through, "state"), CUDASTUB_STATE_LOADED);
+	CU_ASSERT_EQUAL(ts_number(&ts_through, "major"), major);
+	snprintf(want, sizeof want, "%ld.%ld.%ld", ts_number(&ts_direct, "prop.0"),
+		 ts_number(&ts_direct, "prop.1"), ts_number(&ts_direct, "prop.2"));
+	CU_ASSERT_STRING_EQUAL(ts_text(&ts_through, "own"), want);
+}
+
 void ts_real_same_at(struct ts_where at, const char *key)
 {
 	const char *want = ts_value(&ts_direct, key), *got;
@@ -177,6 +225,67 @@ void ts_real_other_abis(const char *stub_12, const char *stub_11,
 			return;
 		}
 		each(stubs[s], 12 - s);
+	}
+}
+
+/* Both runs of one stub on one real library: 0 when both ran. */
+static int fixture_pair(const struct ts_real_fixture_lib *lib, const char *stub, const char *real)
+{
+	char set[PATH_MAX + 64];
+	const char *direct[] = {lib->extra, NULL}, *through[] = {set, lib->extra, NULL};
+
+	snprintf(set, sizeof set, "%s=%s", lib->override, real);
+	if (ts_real_run("calls", lib->var, real, direct, &ts_direct) ||
+	    ts_real_run("calls", lib->var, stub, through, &ts_through))
+		return -1;
+	return 0;
+}
+
+void ts_real_fixture_pairs(const struct ts_real_fixture_lib *lib,
+			   void (*check)(const struct ts_real_pair *pair))
+{
+	static const int majors[] = {12, 11};
+	char why[512];
+	int pairs = 0;
+
+	for (size_t s = 0; s < 2; s++) {
+		if (!*lib->stubs[s]) {
+			snprintf(why, sizeof why,
+				 "%s (tests/fixtures/fetch.sh), fetched before configuring",
+				 lib->headers);
+			ts_unavailable(why);
+			continue;
+		}
+		for (size_t r = 0; r < 2; r++) {
+			char path[PATH_MAX];
+			struct ts_real_pair pair = {majors[s], majors[r], NULL};
+
+			pair.real = ts_release_file(majors[r], lib->sonames[r], path, sizeof path);
+			if (!pair.real)
+				continue; /* reported */
+			if (fixture_pair(lib, lib->stubs[s], pair.real))
+				continue;
+			pairs++;
+			check(&pair);
+		}
+	}
+	if (!pairs) {
+		snprintf(why, sizeof why, "%s (tests/fixtures/fetch.sh)", lib->fixtures);
+		ts_unavailable(why);
+	}
+}
+
+void ts_real_fixture_no_library(const struct ts_real_fixture_lib *lib, void (*check)(int abi))
+{
+	char none[256];
+	const char *env[] = {none, lib->extra, NULL};
+
+	snprintf(none, sizeof none, "%s=/nonexistent/cudastub-no-library", lib->override);
+	for (size_t s = 0; s < 2; s++) {
+		if (!*lib->stubs[s] ||
+		    ts_real_run("calls", lib->var, lib->stubs[s], env, &ts_through))
+			continue; /* reported by ts_real_fixture_pairs */
+		check(12 - (int)s);
 	}
 }
 
@@ -245,4 +354,14 @@ void ts_real_sweep(const char *stub, const char *symbols, const char *override, 
 	CU_ASSERT_EQUAL(ts_number(&ts_through, "called"), names);
 	CU_ASSERT_EQUAL(refused, names);
 	printf("  %ld exports called with no library: %ld returned %ld\n", names, refused, code);
+}
+
+int ts_real_main(int argc, char **argv, const char *name, const struct ts_test *tests,
+		 int (*calls)(void))
+{
+	const struct ts_scenario scenarios[] = {
+		{"calls", calls}, TS_REAL_SWEEP_SCENARIO, {NULL, NULL}};
+	const struct ts_suite suite = {name, NULL, NULL, tests};
+
+	return ts_main_suite(argc, argv, scenarios, &suite);
 }

@@ -31,6 +31,10 @@ void *ts_real_symbol(void *lib, const char *name);
  * and property=<major>.<minor>.<patch>. */
 void ts_real_print_version(void *get_version, void *get_property);
 
+/* Prints prop_rc.<k> and prop.<k> for each property k (major, minor,
+ * patch) from get_property, an int fn(libraryPropertyType, int *). */
+void ts_real_print_properties(void *get_property);
+
 /* Prints <key>_<code>=<text>, "(null)" for NULL. */
 void ts_real_print_string(const char *key, int code, const char *text);
 
@@ -82,6 +86,24 @@ int ts_real_run_in(const char *scenario, const char *var, const char *path, cons
 int ts_real_both(const char *scenario, const char *var, const char *override, const char *stub,
 		 const char *real, const char *extra);
 
+/*
+ * ts_real_both with the fixture folders of the real library's release
+ * major on LD_LIBRARY_PATH (ts_release_path), direct_extra and extra
+ * (NULL-ended, NULL for none, TS_REAL_EXTRA - 2 at most) given to the
+ * direct run and to the one through the stub beside its override.
+ */
+int ts_real_both_in(const char *scenario, const char *var, const char *override, const char *stub,
+		    const char *real, int major, const char *const *direct_extra,
+		    const char *const *extra);
+
+/* Each key's text ("" where not printed) is the same in ts_through as in
+ * ts_direct: one assertion a key. */
+void ts_real_same_texts(const char *const *keys, size_t count);
+
+/* ts_through's stub loaded the real library of major, whose own version
+ * it reports as ts_direct printed it in prop.0, prop.1 and prop.2. */
+void ts_real_loaded(int major);
+
 /* key's value is the same in ts_through as in ts_direct, which has it. */
 void ts_real_same_at(struct ts_where at, const char *key);
 #define TS_REAL_SAME(key) ts_real_same_at(TS_HERE, key)
@@ -91,6 +113,40 @@ void ts_real_same_at(struct ts_where at, const char *key);
  * buf. */
 const char *ts_real_answers(const struct ts_child *child, const char *stop, const char *then,
 			    char *buf, size_t size);
+
+/*
+ * A library whose stubs are built from the 12.4 and 11.8 fixture headers
+ * alone (tests/abi_stubs.cmake: nvJPEG, cuFile), compared on the real
+ * library of each of those releases.
+ */
+struct ts_real_fixture_lib {
+	const char *stubs[2];	/* the 12- and 11-ABI stubs; "" where not built */
+	const char *sonames[2]; /* the real library of 12 and of 11 */
+	const char *var;	/* the calls child's variable naming its library */
+	const char *override;	/* "CUDASTUB_<LIB>_PATH" */
+	const char *extra;	/* "NAME=value" every run takes, or NULL */
+	const char *headers;	/* what to fetch for the stubs */
+	const char *fixtures;	/* what to fetch for the real libraries */
+};
+
+/* One comparison: the stub of the abi major on the real library of major
+ * (its path real), the answers in ts_direct and ts_through. */
+struct ts_real_pair {
+	int abi, major;
+	const char *real;
+};
+
+/*
+ * The calls child on each real library into ts_direct and through each
+ * stub, its override naming that library, into ts_through; check on each
+ * pair that ran. A missing stub, and no pair at all, are unavailable.
+ */
+void ts_real_fixture_pairs(const struct ts_real_fixture_lib *lib,
+			   void (*check)(const struct ts_real_pair *pair));
+
+/* The calls child through each stub built, its override naming no
+ * library, into ts_through; check(abi) on each that ran. */
+void ts_real_fixture_no_library(const struct ts_real_fixture_lib *lib, void (*check)(int abi));
 
 /*
  * A suite's checks of one stub (of the abi major's headers) on every
@@ -113,5 +169,12 @@ int ts_real_sweep_child(void);
 	{                                                                                          \
 		"ts_real_sweep", ts_real_sweep_child                                               \
 	}
+
+/*
+ * The main of a real suite: its tests as one suite called name, its child
+ * scenarios "calls" (calls) and the sweep's.
+ */
+int ts_real_main(int argc, char **argv, const char *name, const struct ts_test *tests,
+		 int (*calls)(void));
 
 #endif
