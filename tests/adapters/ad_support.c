@@ -146,19 +146,6 @@ static int run_reported(int stub_abi, const char *fake, const char *scenario,
 	return 0;
 }
 
-void ad_run_checked(int stub_abi, const char *fake, const char *scenario)
-{
-	run_checked(stub_abi, fake, scenario);
-}
-
-int ad_run_reported(int stub_abi, int fake_major, const char *scenario, struct ts_child *child)
-{
-	char fake[8];
-
-	snprintf(fake, sizeof fake, "%d", fake_major);
-	return run_reported(stub_abi, fake, scenario, child);
-}
-
 /* The suite's cases, for ad_main's tests and scenarios. */
 static const struct ad_case *suite_cases;
 
@@ -335,15 +322,21 @@ static void *stub_handle(void)
 	return stub;
 }
 
-void *ad_stub_symbol(const char *name)
+/* name in handle (what names the library), or exit with code. */
+static void *symbol_or_exit(void *handle, const char *what, const char *name, int code)
 {
-	void *sym = dlsym(stub_handle(), name);
+	void *sym = dlsym(handle, name);
 
 	if (!sym) {
-		fprintf(stderr, "the stub does not export %s\n", name);
-		exit(3);
+		fprintf(stderr, "the %s does not export %s\n", what, name);
+		exit(code);
 	}
 	return sym;
+}
+
+void *ad_stub_symbol(const char *name)
+{
+	return symbol_or_exit(stub_handle(), "stub", name, 3);
 }
 
 int ad_stub_exports(const char *name)
@@ -372,13 +365,7 @@ static void *fake_after_first_call(void)
 
 void *ad_fake_symbol(const char *name)
 {
-	void *sym = dlsym(fake_after_first_call(), name);
-
-	if (!sym) {
-		fprintf(stderr, "the fake does not export %s\n", name);
-		exit(5);
-	}
-	return sym;
+	return symbol_or_exit(fake_after_first_call(), "fake", name, 5);
 }
 
 /* The fake the stub loaded, once it has (a reference the caller closes). */

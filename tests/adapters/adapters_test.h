@@ -98,10 +98,6 @@ struct ad_case {
  * suite suite_name of cases' tests (ts_main). */
 int ad_main(int argc, char **argv, const char *suite_name, const struct ad_case *cases);
 
-/* One case, run from a suite's own test function. */
-void ad_run_checked(int stub_abi, const char *fake, const char *scenario);
-int ad_run_reported(int stub_abi, int fake_major, const char *scenario, struct ts_child *child);
-
 /* Expectations on a reported case's output; failures name the case. */
 #define AD_EXPECT_VALUE(c, key, want) ad_expect_value_at(__FILE__, __LINE__, (c), (key), (want))
 #define AD_CALLED(c, step, fn)	      ad_called_at(__FILE__, __LINE__, (c), (step), (fn), 1)

@@ -134,42 +134,26 @@ static int capture_three(void)
 
 static void expect_outputs(const struct ts_child *c, const char *step, int fake_major)
 {
-	char key[64];
-
-	snprintf(key, sizeof key, "%s.rc", step);
-	AD_EXPECT_VALUE(c, key, cudaSuccess);
-	snprintf(key, sizeof key, "%s.status", step);
-	AD_EXPECT_VALUE(c, key, cudaStreamCaptureStatusActive);
-	snprintf(key, sizeof key, "%s.id", step);
-	AD_EXPECT_VALUE(c, key, fake_major * 100 + 2);
-	snprintf(key, sizeof key, "%s.graph", step);
-	AD_EXPECT_VALUE(c, key, AD_GRAPH);
-	snprintf(key, sizeof key, "%s.num", step);
-	AD_EXPECT_VALUE(c, key, 3);
-	snprintf(key, sizeof key, "%s.dep2", step);
-	AD_EXPECT_VALUE(c, key, 0xd3);
+	AD_STEP_VALUE(c, step, "rc", cudaSuccess);
+	AD_STEP_VALUE(c, step, "status", cudaStreamCaptureStatusActive);
+	AD_STEP_VALUE(c, step, "id", fake_major * 100 + 2);
+	AD_STEP_VALUE(c, step, "graph", AD_GRAPH);
+	AD_STEP_VALUE(c, step, "num", 3);
+	AD_STEP_VALUE(c, step, "dep2", 0xd3);
 }
 
 /* Edge data made up for a runtime without it: three plain edges. */
 static void expect_plain_edges(const struct ts_child *c, const char *step)
 {
-	char key[64];
-
-	snprintf(key, sizeof key, "%s.edges_set", step);
-	AD_EXPECT_VALUE(c, key, 1);
-	snprintf(key, sizeof key, "%s.from_ports", step);
-	AD_EXPECT_VALUE(c, key, 0);
-	snprintf(key, sizeof key, "%s.other_edge_bits", step);
-	AD_EXPECT_VALUE(c, key, 0);
+	AD_STEP_VALUE(c, step, "edges_set", 1);
+	AD_STEP_VALUE(c, step, "from_ports", 0);
+	AD_STEP_VALUE(c, step, "other_edge_bits", 0);
 }
 
 /* The runtime's own edge data, ports 1 + 2 + 3. */
 static void expect_runtime_edges(const struct ts_child *c, const char *step)
 {
-	char key[64];
-
-	snprintf(key, sizeof key, "%s.from_ports", step);
-	AD_EXPECT_VALUE(c, key, 6);
+	AD_STEP_VALUE(c, step, "from_ports", 6);
 }
 
 static void check_13_on_12_takes_v3(const struct ts_child *c)

@@ -73,24 +73,15 @@ static int semaphores_v2(void)
 static void expect_step(const struct ts_child *c, const char *step, const char *target,
 			const char *other, const char *params_key, long long fence)
 {
-	char key[64];
-
 	AD_CALLED(c, step, target);
 	AD_NOT_CALLED(c, step, other);
-	snprintf(key, sizeof key, "%s.rc", step);
-	AD_EXPECT_VALUE(c, key, cudaSuccess);
-	snprintf(key, sizeof key, "%s.arg0", step);
-	AD_SAME(c, key, "sems");
-	snprintf(key, sizeof key, "%s.arg1", step);
-	AD_SAME(c, key, params_key);
-	snprintf(key, sizeof key, "%s.arg2", step);
-	AD_EXPECT_VALUE(c, key, 2);
-	snprintf(key, sizeof key, "%s.arg3", step);
-	AD_EXPECT_VALUE(c, key, 0x5);
-	snprintf(key, sizeof key, "%s.arg4", step);
-	AD_EXPECT_VALUE(c, key, fence);
-	snprintf(key, sizeof key, "%s.arg5", step);
-	AD_EXPECT_VALUE(c, key, 1);
+	AD_STEP_VALUE(c, step, "rc", cudaSuccess);
+	AD_STEP_SAME(c, step, "arg0", "sems");
+	AD_STEP_SAME(c, step, "arg1", params_key);
+	AD_STEP_VALUE(c, step, "arg2", 2);
+	AD_STEP_VALUE(c, step, "arg3", 0x5);
+	AD_STEP_VALUE(c, step, "arg4", fence);
+	AD_STEP_VALUE(c, step, "arg5", 1);
 }
 
 /* Every step reaching the _v2 name of an 11 or 12 runtime (v2 set), or
