@@ -1,11 +1,14 @@
-/* Running the adapter cases (parent), checking in the child as they go
- * or reporting to the parent, and reading what they reported. */
+/* Running a suite's table of adapter cases (parent), checking in the
+ * child as they go or reporting to the parent, and reading what they
+ * reported. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <CUnit/TestRun.h>
 
 #include "adapters_test.h"
 
@@ -69,8 +72,10 @@ static void assert_in_case(int ok, int line, const char *what)
 static int run_scenario(int stub_abi, const char *fake, const char *scenario, int debug,
 			struct ts_child *child)
 {
-	char stub[4096], lib[4096], env_stub[4200], env_fake[4200], major[8];
-	const char *env[] = {env_stub, env_fake, debug ? "CUDASTUB_DEBUG=1" : NULL, NULL};
+	char stub[4096], lib[4096], env_stub[4200], env_fake[4200], major[8], env_abi[32],
+		env_major[32];
+	const char *env[] = {
+		env_stub, env_fake, env_abi, env_major, debug ? "CUDASTUB_DEBUG=1" : NULL, NULL};
 
 	snprintf(current_case, sizeof current_case, "stub %d on fake %s: %s", stub_abi, fake,
 		 scenario);
@@ -84,6 +89,8 @@ static int run_scenario(int stub_abi, const char *fake, const char *scenario, in
 		return 0;
 	snprintf(env_stub, sizeof env_stub, "AD_STUB=%s", stub);
 	snprintf(env_fake, sizeof env_fake, "CUDASTUB_CUDART_PATH=%s", lib);
+	snprintf(env_abi, sizeof env_abi, "AD_STUB_ABI=%d", stub_abi);
+	snprintf(env_major, sizeof env_major, "AD_FAKE_MAJOR=%d", atoi(fake));
 	if (ts_run_child(scenario, env, child) != 0) {
 		assert_in_case(0, __LINE__, "the child did not start");
 		return 0;
@@ -98,7 +105,8 @@ static void print_child(const char *what, const struct ts_child *child)
 		child->err);
 }
 
-void ad_run_checked(int stub_abi, const char *fake, const char *scenario)
+/* A case checked in the child: asserts that every expectation held. */
+static void run_checked(int stub_abi, const char *fake, const char *scenario)
 {
 	struct ts_child *child = malloc(sizeof *child);
 	char msg[1024];
@@ -121,11 +129,13 @@ out:
 	free(child);
 }
 
-int ad_run_reported(int stub_abi, int fake_major, const char *scenario, struct ts_child *child)
+/* A case reported to the parent: 1 when it ran and exited 0 (its output
+ * in child); otherwise 0, after reporting why. */
+static int run_reported(int stub_abi, const char *fake, const char *scenario,
+			struct ts_child *child)
 {
-	char fake[8], msg[64];
+	char msg[64];
 
-	snprintf(fake, sizeof fake, "%d", fake_major);
 	if (!run_scenario(stub_abi, fake, scenario, 1, child))
 		return 0;
 	if (child->exit_code == 0)
@@ -134,6 +144,81 @@ int ad_run_reported(int stub_abi, int fake_major, const char *scenario, struct t
 	assert_in_case(0, __LINE__, msg);
 	print_child(msg, child);
 	return 0;
+}
+
+/* The suite's cases, for ad_main's tests and scenarios. */
+static const struct ad_case *suite_cases;
+
+static void run_case(const struct ad_case *k)
+{
+	struct ts_child *child;
+
+	if (!k->check) {
+		run_checked(k->stub_abi, k->fake, k->scenario);
+		return;
+	}
+	child = malloc(sizeof *child);
+	if (!child) {
+		assert_in_case(0, __LINE__, "out of memory");
+		return;
+	}
+	if (run_reported(k->stub_abi, k->fake, k->scenario, child))
+		k->check(child);
+	free(child);
+}
+
+/* Every CUnit test: the cases under the AD_TEST of the test's own name
+ * (a CUnit test function takes no argument). */
+static void run_test(void)
+{
+	const char *name = CU_get_current_test()->pName;
+	const struct ad_case *k = suite_cases;
+
+	while (k->test || k->scenario) {
+		if (k->test && !strcmp(k->test, name))
+			break;
+		k++;
+	}
+	if (!k->test) {
+		CU_FAIL("no AD_TEST of this name");
+		return;
+	}
+	for (k++; k->scenario; k++)
+		run_case(k);
+}
+
+/* How many rows of cases before AD_END are headings (want_test) or cases. */
+static size_t count_rows(const struct ad_case *cases, int want_test)
+{
+	size_t n = 0;
+
+	for (; cases->test || cases->scenario; cases++)
+		n += !!cases->test == want_test;
+	return n;
+}
+
+int ad_main(int argc, char **argv, const char *suite_name, const struct ad_case *cases)
+{
+	struct ts_test *tests = calloc(count_rows(cases, 1) + 1, sizeof *tests);
+	struct ts_scenario *scenarios = calloc(count_rows(cases, 0) + 1, sizeof *scenarios);
+	struct ts_suite suite = {suite_name, NULL, NULL, tests};
+	size_t t = 0, s = 0;
+	int rc;
+
+	if (!tests || !scenarios)
+		return 2;
+	suite_cases = cases;
+	/* a scenario named by several cases is listed each time: the child
+	 * runs the first of that name, the same function */
+	for (; cases->test || cases->scenario; cases++)
+		if (cases->test)
+			tests[t++] = (struct ts_test){cases->test, run_test};
+		else
+			scenarios[s++] = (struct ts_scenario){cases->scenario, cases->run};
+	rc = ts_main_suite(argc, argv, scenarios, &suite);
+	free(tests);
+	free(scenarios);
+	return rc;
 }
 
 void ad_expect_value_at(const char *file, int line, const struct ts_child *c, const char *key,
@@ -181,7 +266,46 @@ void ad_same_at(const char *file, int line, const struct ts_child *c, const char
 				"", CU_FALSE);
 }
 
+void ad_step_value_at(const char *file, int line, const struct ts_child *c, const char *step,
+		      const char *field, long long want)
+{
+	char key[128];
+
+	snprintf(key, sizeof key, "%s.%s", step, field);
+	ad_expect_value_at(file, line, c, key, want);
+}
+
+void ad_step_same_at(const char *file, int line, const struct ts_child *c, const char *step,
+		     const char *field, const char *key_b)
+{
+	char key[128];
+
+	snprintf(key, sizeof key, "%s.%s", step, field);
+	ad_same_at(file, line, c, key, key_b);
+}
+
 /* ---- child ---- */
+
+static int env_number(const char *name)
+{
+	const char *value = getenv(name);
+
+	if (!value) {
+		fprintf(stderr, "%s is unset: not run as a case's child\n", name);
+		exit(7);
+	}
+	return atoi(value);
+}
+
+int ad_stub_abi(void)
+{
+	return env_number("AD_STUB_ABI");
+}
+
+int ad_fake_major(void)
+{
+	return env_number("AD_FAKE_MAJOR");
+}
 
 static void *stub_handle(void)
 {
@@ -198,15 +322,21 @@ static void *stub_handle(void)
 	return stub;
 }
 
-void *ad_stub_symbol(const char *name)
+/* name in handle (what names the library), or exit with code. */
+static void *symbol_or_exit(void *handle, const char *what, const char *name, int code)
 {
-	void *sym = dlsym(stub_handle(), name);
+	void *sym = dlsym(handle, name);
 
 	if (!sym) {
-		fprintf(stderr, "the stub does not export %s\n", name);
-		exit(3);
+		fprintf(stderr, "the %s does not export %s\n", what, name);
+		exit(code);
 	}
 	return sym;
+}
+
+void *ad_stub_symbol(const char *name)
+{
+	return symbol_or_exit(stub_handle(), "stub", name, 3);
 }
 
 int ad_stub_exports(const char *name)
@@ -235,13 +365,7 @@ static void *fake_after_first_call(void)
 
 void *ad_fake_symbol(const char *name)
 {
-	void *sym = dlsym(fake_after_first_call(), name);
-
-	if (!sym) {
-		fprintf(stderr, "the fake does not export %s\n", name);
-		exit(5);
-	}
-	return sym;
+	return symbol_or_exit(fake_after_first_call(), "fake", name, 5);
 }
 
 /* The fake the stub loaded, once it has (a reference the caller closes). */

@@ -4,28 +4,29 @@
  * stubs/cudart/cudart.spec; stubs/cudart/layout/layout.c copies them):
  * one executable per adapter family or translated struct.
  *
- * Each case runs a child scenario: the stub of one ABI (the build's 13, or
- * the 12- and 11-ABI stubs of tests/abi_stubs.cmake), opened by path,
- * loading one fake runtime (tests/cudart/fakes: cudart-<M>, or the variants
+ * A suite is a table of cases (struct ad_case, ad_main). Each case runs a
+ * child scenario: the stub of one ABI (the build's 13, or the 12- and
+ * 11-ABI stubs of tests/abi_stubs.cmake), opened by path, loading one fake
+ * runtime (tests/cudart/fakes: cudart-<M>, or the variants
  * cudart-12.2 and cudart-11-plain). The fakes log their calls and keep what
  * they were given (fake_cudart_graph.c, fake_cudart_props.c,
  * fake_cudart_descs.c, fake_cudart_memory.c). A scenario is checked in one
  * of two ways:
  *
- *  - in the child, as it goes (ad_run_checked): each failed AD_EXPECT
+ *  - in the child, as it goes (AD_CHECKED): each failed AD_EXPECT
  *    prints a "fail=" line, ad_finish gives the exit code, and the parent
  *    asserts that none failed. Structs are read at the offsets of the
  *    generated layout constants (cudart_layouts.h) and filled and compared
  *    over the generated layout tables (cudart_layout_tables.h),
  *    independently of the stub's own struct definitions;
- *  - in the parent (ad_run_reported): the scenario makes calls in named
+ *  - in the parent (AD_REPORTED): the scenario makes calls in named
  *    steps; after each, ad_report prints
  *      <step>.rc      what the stub returned
  *      <step>.calls   the fake's functions called since the previous step,
  *                     as ",name,name,"
  *      <step>.argN    the last call's arguments (fake_memory_args)
- *    and the scenario adds what the outputs held. The parent checks them
- *    with AD_EXPECT_VALUE, AD_CALLED and the like.
+ *    and the scenario adds what the outputs held. The case's check
+ *    function reads them with AD_EXPECT_VALUE, AD_CALLED and the like.
  */
 #ifndef CUDASTUB_TESTS_ADAPTERS_TEST_H
 #define CUDASTUB_TESTS_ADAPTERS_TEST_H
@@ -49,21 +50,55 @@
 
 /* ---- parent ---- */
 
-/* Runs scenario, which checks in the child, with the stub of ABI stub_abi
- * over the fake runtime fake ("11", "12", "13", or a variant: "12.2", a
- * 12.x without the edge-data _v2 forms; "11-plain", an 11.x without the
- * _v2 texture forms) and asserts that every expectation held. A missing
- * fixture is reported (a failure in CI, a SKIP elsewhere). */
-void ad_run_checked(int stub_abi, const char *fake, const char *scenario);
+/*
+ * A suite is one table of cases, each written once: it gives both the
+ * child's scenario dispatch and the CUnit tests. AD_TEST names a CUnit test,
+ * made of the cases after it up to the next AD_TEST; each case runs its
+ * scenario in a child with the stub of ABI stub_abi over the fake runtime
+ * fake ("11", "12", "13", or a variant: "12.2", a 12.x without the
+ * edge-data _v2 forms; "11-plain", an 11.x without the _v2 texture forms).
+ * A missing fixture is reported (a failure in CI, a SKIP elsewhere).
+ *
+ *   AD_CHECKED(stub_abi, fake, scenario): the scenario checks in the child,
+ *     and the parent asserts that every expectation held and it exited 0;
+ *   AD_REPORTED(stub_abi, fake, scenario, check): the scenario reports to
+ *     the parent (CUDASTUB_DEBUG=1), which asserts that it exited 0 and
+ *     then runs check on its output.
+ *
+ * The table ends in AD_END. A scenario named by several cases is one
+ * function: it reads the case's majors with ad_stub_abi and ad_fake_major.
+ */
+struct ad_case {
+	const char *test; /* AD_TEST: the CUnit test's name; NULL in a case */
+	int stub_abi;
+	const char *fake;
+	const char *scenario;
+	int (*run)(void);
+	void (*check)(const struct ts_child *c); /* NULL: checked in the child */
+};
+#define AD_TEST(name)                                                                              \
+	{                                                                                          \
+		.test = (name)                                                                     \
+	}
+#define AD_CHECKED(abi, fake_name, fn)                                                             \
+	{                                                                                          \
+		.stub_abi = (abi), .fake = (fake_name), .scenario = #fn, .run = fn                 \
+	}
+#define AD_REPORTED(abi, fake_name, fn, check_fn)                                                  \
+	{                                                                                          \
+		.stub_abi = (abi), .fake = (fake_name), .scenario = #fn, .run = fn,                \
+		.check = check_fn                                                                  \
+	}
+#define AD_END                                                                                     \
+	{                                                                                          \
+		.test = NULL                                                                       \
+	}
 
-/* Runs scenario, which reports to the parent (CUDASTUB_DEBUG=1), with the
- * stub of ABI stub_abi over the fake runtime of fake_major. Returns 1 when
- * it ran and exited 0; otherwise 0, after reporting why (a missing
- * fixture: a failure in CI, a SKIP elsewhere). */
-int ad_run_reported(int stub_abi, int fake_major, const char *scenario, struct ts_child *child);
+/* main() of a suite: the child's scenario or, without --child, the CUnit
+ * suite suite_name of cases' tests (ts_main). */
+int ad_main(int argc, char **argv, const char *suite_name, const struct ad_case *cases);
 
-/* Expectations on the last ad_run_reported's output; failures name the
- * case. */
+/* Expectations on a reported case's output; failures name the case. */
 #define AD_EXPECT_VALUE(c, key, want) ad_expect_value_at(__FILE__, __LINE__, (c), (key), (want))
 #define AD_CALLED(c, step, fn)	      ad_called_at(__FILE__, __LINE__, (c), (step), (fn), 1)
 #define AD_NOT_CALLED(c, step, fn)    ad_called_at(__FILE__, __LINE__, (c), (step), (fn), 0)
@@ -76,8 +111,21 @@ void ad_called_at(const char *file, int line, const struct ts_child *c, const ch
 		  const char *fn, int want); /* fn NULL: nothing at all */
 void ad_same_at(const char *file, int line, const struct ts_child *c, const char *key_a,
 		const char *key_b);
+/* The same on the key "<step>.<field>", for checks repeated over steps. */
+#define AD_STEP_VALUE(c, step, field, want)                                                        \
+	ad_step_value_at(__FILE__, __LINE__, (c), (step), (field), (want))
+#define AD_STEP_SAME(c, step, field, key_b)                                                        \
+	ad_step_same_at(__FILE__, __LINE__, (c), (step), (field), (key_b))
+void ad_step_value_at(const char *file, int line, const struct ts_child *c, const char *step,
+		      const char *field, long long want);
+void ad_step_same_at(const char *file, int line, const struct ts_child *c, const char *step,
+		     const char *field, const char *key_b);
 
 /* ---- child ---- */
+
+/* The case's stub ABI, and the major of its fake (12 for "12.2"). */
+int ad_stub_abi(void);
+int ad_fake_major(void);
 
 /* The stub's export name (the stub is AD_STUB); exits when missing. */
 void *ad_stub_symbol(const char *name);

@@ -134,197 +134,134 @@ static int capture_three(void)
 
 static void expect_outputs(const struct ts_child *c, const char *step, int fake_major)
 {
-	char key[64];
-
-	snprintf(key, sizeof key, "%s.rc", step);
-	AD_EXPECT_VALUE(c, key, cudaSuccess);
-	snprintf(key, sizeof key, "%s.status", step);
-	AD_EXPECT_VALUE(c, key, cudaStreamCaptureStatusActive);
-	snprintf(key, sizeof key, "%s.id", step);
-	AD_EXPECT_VALUE(c, key, fake_major * 100 + 2);
-	snprintf(key, sizeof key, "%s.graph", step);
-	AD_EXPECT_VALUE(c, key, AD_GRAPH);
-	snprintf(key, sizeof key, "%s.num", step);
-	AD_EXPECT_VALUE(c, key, 3);
-	snprintf(key, sizeof key, "%s.dep2", step);
-	AD_EXPECT_VALUE(c, key, 0xd3);
+	AD_STEP_VALUE(c, step, "rc", cudaSuccess);
+	AD_STEP_VALUE(c, step, "status", cudaStreamCaptureStatusActive);
+	AD_STEP_VALUE(c, step, "id", fake_major * 100 + 2);
+	AD_STEP_VALUE(c, step, "graph", AD_GRAPH);
+	AD_STEP_VALUE(c, step, "num", 3);
+	AD_STEP_VALUE(c, step, "dep2", 0xd3);
 }
 
 /* Edge data made up for a runtime without it: three plain edges. */
 static void expect_plain_edges(const struct ts_child *c, const char *step)
 {
-	char key[64];
-
-	snprintf(key, sizeof key, "%s.edges_set", step);
-	AD_EXPECT_VALUE(c, key, 1);
-	snprintf(key, sizeof key, "%s.from_ports", step);
-	AD_EXPECT_VALUE(c, key, 0);
-	snprintf(key, sizeof key, "%s.other_edge_bits", step);
-	AD_EXPECT_VALUE(c, key, 0);
+	AD_STEP_VALUE(c, step, "edges_set", 1);
+	AD_STEP_VALUE(c, step, "from_ports", 0);
+	AD_STEP_VALUE(c, step, "other_edge_bits", 0);
 }
 
 /* The runtime's own edge data, ports 1 + 2 + 3. */
 static void expect_runtime_edges(const struct ts_child *c, const char *step)
 {
-	char key[64];
-
-	snprintf(key, sizeof key, "%s.from_ports", step);
-	AD_EXPECT_VALUE(c, key, 6);
+	AD_STEP_VALUE(c, step, "from_ports", 6);
 }
 
-static void test_13_on_12_takes_v3(void)
+static void check_13_on_12_takes_v3(const struct ts_child *c)
 {
-	struct ts_child c;
-
-	if (!ad_run_reported(13, 12, "capture_13", &c))
-		return;
-	AD_CALLED(&c, "all", "cudaStreamGetCaptureInfo_v3");
-	AD_NOT_CALLED(&c, "all", "cudaStreamGetCaptureInfo");
-	expect_outputs(&c, "all", 12);
-	expect_runtime_edges(&c, "all");
-	AD_CALLED(&c, "ptsz", "cudaStreamGetCaptureInfo_v3_ptsz");
-	AD_NOT_CALLED(&c, "ptsz", "cudaStreamGetCaptureInfo_ptsz");
-	expect_outputs(&c, "ptsz", 12);
+	AD_CALLED(c, "all", "cudaStreamGetCaptureInfo_v3");
+	AD_NOT_CALLED(c, "all", "cudaStreamGetCaptureInfo");
+	expect_outputs(c, "all", 12);
+	expect_runtime_edges(c, "all");
+	AD_CALLED(c, "ptsz", "cudaStreamGetCaptureInfo_v3_ptsz");
+	AD_NOT_CALLED(c, "ptsz", "cudaStreamGetCaptureInfo_ptsz");
+	expect_outputs(c, "ptsz", 12);
 }
 
-static void check_edges_on_11(const char *scenario, int abi)
+static void check_edges_on_11(const struct ts_child *c)
 {
-	struct ts_child c;
-
-	if (!ad_run_reported(abi, 11, scenario, &c))
-		return;
-	AD_CALLED(&c, "all", "cudaStreamGetCaptureInfo_v2");
-	AD_NOT_CALLED(&c, "all", "cudaStreamGetCaptureInfo");
-	expect_outputs(&c, "all", 11);
-	expect_plain_edges(&c, "all");
-	AD_CALLED(&c, "ptsz", "cudaStreamGetCaptureInfo_v2_ptsz");
-	AD_NOT_CALLED(&c, "ptsz", "cudaStreamGetCaptureInfo_ptsz");
-	expect_outputs(&c, "ptsz", 11);
-	expect_plain_edges(&c, "ptsz");
-	AD_EXPECT_VALUE(&c, "nodeps.rc", cudaErrorInvalidValue);
-	AD_NO_CALLS(&c, "nodeps");
-	AD_EXPECT_VALUE(&c, "nocount.rc", cudaSuccess);
-	AD_CALLED(&c, "nocount", "cudaStreamGetCaptureInfo_v2");
-	expect_plain_edges(&c, "nocount");
+	AD_CALLED(c, "all", "cudaStreamGetCaptureInfo_v2");
+	AD_NOT_CALLED(c, "all", "cudaStreamGetCaptureInfo");
+	expect_outputs(c, "all", 11);
+	expect_plain_edges(c, "all");
+	AD_CALLED(c, "ptsz", "cudaStreamGetCaptureInfo_v2_ptsz");
+	AD_NOT_CALLED(c, "ptsz", "cudaStreamGetCaptureInfo_ptsz");
+	expect_outputs(c, "ptsz", 11);
+	expect_plain_edges(c, "ptsz");
+	AD_EXPECT_VALUE(c, "nodeps.rc", cudaErrorInvalidValue);
+	AD_NO_CALLS(c, "nodeps");
+	AD_EXPECT_VALUE(c, "nocount.rc", cudaSuccess);
+	AD_CALLED(c, "nocount", "cudaStreamGetCaptureInfo_v2");
+	expect_plain_edges(c, "nocount");
 }
 
-static void test_13_on_11_takes_v2_with_plain_edges(void)
+static void check_12_v3_on_13_takes_13s(const struct ts_child *c)
 {
-	check_edges_on_11("capture_13", 13);
+	AD_CALLED(c, "all", "cudaStreamGetCaptureInfo");
+	expect_outputs(c, "all", 13);
+	expect_runtime_edges(c, "all");
+	AD_CALLED(c, "ptsz", "cudaStreamGetCaptureInfo_ptsz");
+	expect_runtime_edges(c, "ptsz");
 }
 
-static void test_12_v3_on_11_takes_v2_with_plain_edges(void)
+static void check_v2_on_13(const struct ts_child *c)
 {
-	check_edges_on_11("capture_v3", 12);
+	AD_CALLED(c, "v2", "cudaStreamGetCaptureInfo");
+	expect_outputs(c, "v2", 13);
+	AD_EXPECT_VALUE(c, "v2.arg5", 0); /* no edge data asked for */
+	AD_CALLED(c, "ptsz", "cudaStreamGetCaptureInfo_ptsz");
+	expect_outputs(c, "ptsz", 13);
+	AD_EXPECT_VALUE(c, "ptsz.arg5", 0);
 }
 
-static void test_12_v3_on_13_takes_13s(void)
+static void check_11_three_outputs_on_13(const struct ts_child *c)
 {
-	struct ts_child c;
-
-	if (!ad_run_reported(12, 13, "capture_v3", &c))
-		return;
-	AD_CALLED(&c, "all", "cudaStreamGetCaptureInfo");
-	expect_outputs(&c, "all", 13);
-	expect_runtime_edges(&c, "all");
-	AD_CALLED(&c, "ptsz", "cudaStreamGetCaptureInfo_ptsz");
-	expect_runtime_edges(&c, "ptsz");
-}
-
-static void check_v2_on_13(int abi)
-{
-	struct ts_child c;
-
-	if (!ad_run_reported(abi, 13, "capture_v2", &c))
-		return;
-	AD_CALLED(&c, "v2", "cudaStreamGetCaptureInfo");
-	expect_outputs(&c, "v2", 13);
-	AD_EXPECT_VALUE(&c, "v2.arg5", 0); /* no edge data asked for */
-	AD_CALLED(&c, "ptsz", "cudaStreamGetCaptureInfo_ptsz");
-	expect_outputs(&c, "ptsz", 13);
-	AD_EXPECT_VALUE(&c, "ptsz.arg5", 0);
-}
-
-static void test_12_v2_on_13(void)
-{
-	check_v2_on_13(12);
-}
-
-static void test_11_v2_on_13(void)
-{
-	check_v2_on_13(11);
-}
-
-static void test_11_three_outputs_on_13(void)
-{
-	struct ts_child c;
-
-	if (!ad_run_reported(11, 13, "capture_three", &c))
-		return;
-	AD_CALLED(&c, "plain", "cudaStreamGetCaptureInfo");
-	AD_EXPECT_VALUE(&c, "plain.rc", cudaSuccess);
-	AD_EXPECT_VALUE(&c, "plain.status", cudaStreamCaptureStatusActive);
-	AD_EXPECT_VALUE(&c, "plain.id", 1302);
+	AD_CALLED(c, "plain", "cudaStreamGetCaptureInfo");
+	AD_EXPECT_VALUE(c, "plain.rc", cudaSuccess);
+	AD_EXPECT_VALUE(c, "plain.status", cudaStreamCaptureStatusActive);
+	AD_EXPECT_VALUE(c, "plain.id", 1302);
 	for (int i = 3; i <= 6; i++) { /* graph, dependencies, edges, count: NULL */
 		char key[32];
 
 		snprintf(key, sizeof key, "plain.arg%d", i);
-		AD_EXPECT_VALUE(&c, key, 0);
+		AD_EXPECT_VALUE(c, key, 0);
 	}
-	AD_CALLED(&c, "ptsz", "cudaStreamGetCaptureInfo_ptsz");
-	AD_EXPECT_VALUE(&c, "ptsz.id", 1302);
+	AD_CALLED(c, "ptsz", "cudaStreamGetCaptureInfo_ptsz");
+	AD_EXPECT_VALUE(c, "ptsz.id", 1302);
 }
 
-static void test_11_three_outputs_on_12_takes_v2(void)
+static void check_11_three_outputs_on_12_takes_v2(const struct ts_child *c)
 {
-	struct ts_child c;
-
-	if (!ad_run_reported(11, 12, "capture_three", &c))
-		return;
 	/* 12's own three-output export has 11's ABI, but 12 no longer
 	 * declares it: the stub asks _v2 for the same two outputs */
-	AD_CALLED(&c, "plain", "cudaStreamGetCaptureInfo_v2");
-	AD_NOT_CALLED(&c, "plain", "cudaStreamGetCaptureInfo");
-	AD_EXPECT_VALUE(&c, "plain.id", 1202);
-	AD_EXPECT_VALUE(&c, "plain.arg3", 0);
-	AD_EXPECT_VALUE(&c, "plain.arg4", 0);
-	AD_EXPECT_VALUE(&c, "plain.arg5", 0);
-	AD_CALLED(&c, "ptsz", "cudaStreamGetCaptureInfo_v2_ptsz");
-	AD_EXPECT_VALUE(&c, "ptsz.id", 1202);
+	AD_CALLED(c, "plain", "cudaStreamGetCaptureInfo_v2");
+	AD_NOT_CALLED(c, "plain", "cudaStreamGetCaptureInfo");
+	AD_EXPECT_VALUE(c, "plain.id", 1202);
+	AD_EXPECT_VALUE(c, "plain.arg3", 0);
+	AD_EXPECT_VALUE(c, "plain.arg4", 0);
+	AD_EXPECT_VALUE(c, "plain.arg5", 0);
+	AD_CALLED(c, "ptsz", "cudaStreamGetCaptureInfo_v2_ptsz");
+	AD_EXPECT_VALUE(c, "ptsz.id", 1202);
 }
 
-static void test_11_three_outputs_on_11_forwards(void)
+static void check_11_three_outputs_on_11_forwards(const struct ts_child *c)
 {
-	struct ts_child c;
-
-	if (!ad_run_reported(11, 11, "capture_three", &c))
-		return;
-	AD_CALLED(&c, "plain", "cudaStreamGetCaptureInfo");
-	AD_EXPECT_VALUE(&c, "plain.id", 1101);
+	AD_CALLED(c, "plain", "cudaStreamGetCaptureInfo");
+	AD_EXPECT_VALUE(c, "plain.id", 1101);
 }
 
-static const struct ts_test tests[] = {
-	{"13 on 12: _v3", test_13_on_12_takes_v3},
-	{"13 on 11: _v2, plain edges", test_13_on_11_takes_v2_with_plain_edges},
-	{"12 _v3 on 11: _v2, plain edges", test_12_v3_on_11_takes_v2_with_plain_edges},
-	{"12 _v3 on 13: 13's", test_12_v3_on_13_takes_13s},
-	{"12 _v2 on 13: 13's, no edge data", test_12_v2_on_13},
-	{"11 _v2 on 13: 13's, no edge data", test_11_v2_on_13},
-	{"11 three outputs on 13", test_11_three_outputs_on_13},
-	{"11 three outputs on 12: _v2", test_11_three_outputs_on_12_takes_v2},
-	{"11 three outputs on 11: forwards", test_11_three_outputs_on_11_forwards},
-	{NULL, NULL},
+static const struct ad_case cases[] = {
+	AD_TEST("13 on 12: _v3"),
+	AD_REPORTED(13, "12", capture_13, check_13_on_12_takes_v3),
+	AD_TEST("13 on 11: _v2, plain edges"),
+	AD_REPORTED(13, "11", capture_13, check_edges_on_11),
+	AD_TEST("12 _v3 on 11: _v2, plain edges"),
+	AD_REPORTED(12, "11", capture_v3, check_edges_on_11),
+	AD_TEST("12 _v3 on 13: 13's"),
+	AD_REPORTED(12, "13", capture_v3, check_12_v3_on_13_takes_13s),
+	AD_TEST("12 _v2 on 13: 13's, no edge data"),
+	AD_REPORTED(12, "13", capture_v2, check_v2_on_13),
+	AD_TEST("11 _v2 on 13: 13's, no edge data"),
+	AD_REPORTED(11, "13", capture_v2, check_v2_on_13),
+	AD_TEST("11 three outputs on 13"),
+	AD_REPORTED(11, "13", capture_three, check_11_three_outputs_on_13),
+	AD_TEST("11 three outputs on 12: _v2"),
+	AD_REPORTED(11, "12", capture_three, check_11_three_outputs_on_12_takes_v2),
+	AD_TEST("11 three outputs on 11: forwards"),
+	AD_REPORTED(11, "11", capture_three, check_11_three_outputs_on_11_forwards),
+	AD_END,
 };
-
-static const struct ts_suite suite = {"capture info adapters", NULL, NULL, tests};
 
 int main(int argc, char **argv)
 {
-	static const struct ts_scenario scenarios[] = {{"capture_13", capture_13},
-						       {"capture_v3", capture_v3},
-						       {"capture_v2", capture_v2},
-						       {"capture_three", capture_three},
-						       {NULL, NULL}};
-
-	return ts_main_suite(argc, argv, scenarios, &suite);
+	return ad_main(argc, argv, "capture info adapters", cases);
 }

@@ -518,9 +518,10 @@ static get_properties_fn stub_getter(int b)
 							 : "cudaGetDeviceProperties");
 }
 
-/* The stub of major b on the fake of major r (from the environment). */
-static int get_properties(int b, int r)
+/* The stub of major b on the fake of major r: the case's. */
+static int get_properties(void)
 {
+	int b = ad_stub_abi(), r = ad_fake_major();
 	const char *theirs = r == 12 ? "cudaGetDeviceProperties_v2" : "cudaGetDeviceProperties";
 	unsigned char *prop = ad_guarded(prop_sizes[b - 11]);
 	int mark = ad_mark();
@@ -540,43 +541,14 @@ static int get_properties(int b, int r)
 	return ad_finish();
 }
 
-static int get_props_13_on_12(void)
-{
-	return get_properties(13, 12);
-}
-
-static int get_props_13_on_11(void)
-{
-	return get_properties(13, 11);
-}
-
-static int get_props_12_on_13(void)
-{
-	return get_properties(12, 13);
-}
-
-static int get_props_12_on_11(void)
-{
-	return get_properties(12, 11);
-}
-
-static int get_props_11_on_13(void)
-{
-	return get_properties(11, 13);
-}
-
-static int get_props_11_on_12(void)
-{
-	return get_properties(11, 12);
-}
-
 /*
  * cudaChooseDevice: the caller's struct (major b, each byte its pattern at
  * b's offset) reaches the runtime (major r) in r's layout: the common
  * fields moved to r's offsets, every other byte 0.
  */
-static int choose_device(int b, int r)
+static int choose_device(void)
 {
+	int b = ad_stub_abi(), r = ad_fake_major();
 	const struct fake_received *got = ad_fake_symbol("fake_props_received");
 	unsigned char prop[1100], covered[1100] = {0};
 	int device = -1, mark = ad_mark();
@@ -608,31 +580,6 @@ static int choose_device(int b, int r)
 	return ad_finish();
 }
 
-static int choose_13_on_12(void)
-{
-	return choose_device(13, 12);
-}
-
-static int choose_13_on_11(void)
-{
-	return choose_device(13, 11);
-}
-
-static int choose_12_on_13(void)
-{
-	return choose_device(12, 13);
-}
-
-static int choose_11_on_13(void)
-{
-	return choose_device(11, 13);
-}
-
-static int choose_11_on_12(void)
-{
-	return choose_device(11, 12);
-}
-
 /* The control: the stub's own major, forwarded untouched. */
 static int props_13_on_13(void)
 {
@@ -645,61 +592,27 @@ static int props_13_on_13(void)
 	return ad_finish();
 }
 
-static void test_get_13(void)
-{
-	ad_run_checked(13, "12", "get_props_13_on_12");
-	ad_run_checked(13, "11", "get_props_13_on_11");
-	ad_run_checked(13, "13", "props_13_on_13");
-}
-
-static void test_get_12(void)
-{
-	ad_run_checked(12, "13", "get_props_12_on_13");
-	ad_run_checked(12, "11", "get_props_12_on_11");
-}
-
-static void test_get_11(void)
-{
-	ad_run_checked(11, "13", "get_props_11_on_13");
-	ad_run_checked(11, "12", "get_props_11_on_12");
-}
-
-static void test_choose(void)
-{
-	ad_run_checked(13, "12", "choose_13_on_12");
-	ad_run_checked(13, "11", "choose_13_on_11");
-	ad_run_checked(12, "13", "choose_12_on_13");
-	ad_run_checked(11, "13", "choose_11_on_13");
-	ad_run_checked(11, "12", "choose_11_on_12");
-}
-
-static const struct ts_test tests[] = {
-	{"13-ABI cudaGetDeviceProperties on 12 (_v2) and 11", test_get_13},
-	{"12-ABI cudaGetDeviceProperties_v2 on 13 and 11", test_get_12},
-	{"11-ABI cudaGetDeviceProperties on 13 and 12", test_get_11},
-	{"cudaChooseDevice in the runtime's layout", test_choose},
-	{NULL, NULL},
+static const struct ad_case cases[] = {
+	AD_TEST("13-ABI cudaGetDeviceProperties on 12 (_v2) and 11"),
+	AD_CHECKED(13, "12", get_properties),
+	AD_CHECKED(13, "11", get_properties),
+	AD_CHECKED(13, "13", props_13_on_13),
+	AD_TEST("12-ABI cudaGetDeviceProperties_v2 on 13 and 11"),
+	AD_CHECKED(12, "13", get_properties),
+	AD_CHECKED(12, "11", get_properties),
+	AD_TEST("11-ABI cudaGetDeviceProperties on 13 and 12"),
+	AD_CHECKED(11, "13", get_properties),
+	AD_CHECKED(11, "12", get_properties),
+	AD_TEST("cudaChooseDevice in the runtime's layout"),
+	AD_CHECKED(13, "12", choose_device),
+	AD_CHECKED(13, "11", choose_device),
+	AD_CHECKED(12, "13", choose_device),
+	AD_CHECKED(11, "13", choose_device),
+	AD_CHECKED(11, "12", choose_device),
+	AD_END,
 };
-
-static const struct ts_suite suite = {"device properties", NULL, NULL, tests};
 
 int main(int argc, char **argv)
 {
-	static const struct ts_scenario scenarios[] = {
-		{"get_props_13_on_12", get_props_13_on_12},
-		{"get_props_13_on_11", get_props_13_on_11},
-		{"get_props_12_on_13", get_props_12_on_13},
-		{"get_props_12_on_11", get_props_12_on_11},
-		{"get_props_11_on_13", get_props_11_on_13},
-		{"get_props_11_on_12", get_props_11_on_12},
-		{"props_13_on_13", props_13_on_13},
-		{"choose_13_on_12", choose_13_on_12},
-		{"choose_13_on_11", choose_13_on_11},
-		{"choose_12_on_13", choose_12_on_13},
-		{"choose_11_on_13", choose_11_on_13},
-		{"choose_11_on_12", choose_11_on_12},
-		{NULL, NULL},
-	};
-
-	return ts_main_suite(argc, argv, scenarios, &suite);
+	return ad_main(argc, argv, "device properties", cases);
 }

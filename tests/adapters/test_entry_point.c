@@ -55,114 +55,85 @@ static int entry_11(void)
 
 /* ---- checks ---- */
 
-static void check_status_on_11(int abi)
+static void check_status_on_11(const struct ts_child *c)
 {
-	struct ts_child c;
-
-	if (!ad_run_reported(abi, 11, "entry_status", &c))
-		return;
-	AD_CALLED(&c, "found", "cudaGetDriverEntryPoint");
-	AD_EXPECT_VALUE(&c, "found.rc", cudaSuccess);
-	AD_EXPECT_VALUE(&c, "found.arg2", cudaEnableDefault);
-	AD_EXPECT_VALUE(&c, "found.fp", 1);
-	AD_EXPECT_VALUE(&c, "found.status", cudaDriverEntryPointSuccess);
+	AD_CALLED(c, "found", "cudaGetDriverEntryPoint");
+	AD_EXPECT_VALUE(c, "found.rc", cudaSuccess);
+	AD_EXPECT_VALUE(c, "found.arg2", cudaEnableDefault);
+	AD_EXPECT_VALUE(c, "found.fp", 1);
+	AD_EXPECT_VALUE(c, "found.status", cudaDriverEntryPointSuccess);
 	/* 11's cudaErrorSymbolNotFound, said as 12 says it */
-	AD_EXPECT_VALUE(&c, "missing.rc", cudaSuccess);
-	AD_EXPECT_VALUE(&c, "missing.fp_null", 1);
-	AD_EXPECT_VALUE(&c, "missing.status", cudaDriverEntryPointSymbolNotFound);
-	AD_EXPECT_VALUE(&c, "nostatus.rc", cudaSuccess);
-	AD_CALLED(&c, "ptsz", "cudaGetDriverEntryPoint_ptsz");
-	AD_EXPECT_VALUE(&c, "ptsz.arg2", cudaEnablePerThreadDefaultStream);
-	AD_EXPECT_VALUE(&c, "ptsz.status", cudaDriverEntryPointSuccess);
+	AD_EXPECT_VALUE(c, "missing.rc", cudaSuccess);
+	AD_EXPECT_VALUE(c, "missing.fp_null", 1);
+	AD_EXPECT_VALUE(c, "missing.status", cudaDriverEntryPointSymbolNotFound);
+	AD_EXPECT_VALUE(c, "nostatus.rc", cudaSuccess);
+	AD_CALLED(c, "ptsz", "cudaGetDriverEntryPoint_ptsz");
+	AD_EXPECT_VALUE(c, "ptsz.arg2", cudaEnablePerThreadDefaultStream);
+	AD_EXPECT_VALUE(c, "ptsz.status", cudaDriverEntryPointSuccess);
 }
 
-static void test_13_on_11(void)
+static void check_11_on_13_pins_its_version(const struct ts_child *c)
 {
-	check_status_on_11(13);
-}
-
-static void test_12_on_11(void)
-{
-	check_status_on_11(12);
-}
-
-static void test_11_on_13_pins_its_version(void)
-{
-	struct ts_child c;
-
-	if (!ad_run_reported(11, 13, "entry_11", &c))
-		return;
-	AD_CALLED(&c, "found", "cudaGetDriverEntryPointByVersion");
-	AD_NOT_CALLED(&c, "found", "cudaGetDriverEntryPoint");
-	AD_EXPECT_VALUE(&c, "found.rc", cudaSuccess);
-	AD_EXPECT_VALUE(&c, "found.arg2", 11080);
-	AD_EXPECT_VALUE(&c, "found.arg3", cudaEnableLegacyStream);
-	AD_EXPECT_VALUE(&c, "found.fp", 1);
-	AD_EXPECT_VALUE(&c, "missing.rc", cudaErrorSymbolNotFound);
-	AD_EXPECT_VALUE(&c, "missing.fp_null", 1);
-	AD_CALLED(&c, "ptsz", "cudaGetDriverEntryPointByVersion_ptsz");
-	AD_EXPECT_VALUE(&c, "ptsz.arg2", 11080);
-	AD_EXPECT_VALUE(&c, "ptsz.arg3", cudaEnablePerThreadDefaultStream);
+	AD_CALLED(c, "found", "cudaGetDriverEntryPointByVersion");
+	AD_NOT_CALLED(c, "found", "cudaGetDriverEntryPoint");
+	AD_EXPECT_VALUE(c, "found.rc", cudaSuccess);
+	AD_EXPECT_VALUE(c, "found.arg2", 11080);
+	AD_EXPECT_VALUE(c, "found.arg3", cudaEnableLegacyStream);
+	AD_EXPECT_VALUE(c, "found.fp", 1);
+	AD_EXPECT_VALUE(c, "missing.rc", cudaErrorSymbolNotFound);
+	AD_EXPECT_VALUE(c, "missing.fp_null", 1);
+	AD_CALLED(c, "ptsz", "cudaGetDriverEntryPointByVersion_ptsz");
+	AD_EXPECT_VALUE(c, "ptsz.arg2", 11080);
+	AD_EXPECT_VALUE(c, "ptsz.arg3", cudaEnablePerThreadDefaultStream);
 }
 
 /* Same prototype in 12 and 13, but the runtime answers for its own version:
  * the 12-ABI stub names its own through ByVersion. */
-static void test_12_on_13_pins_its_version(void)
+static void check_12_on_13_pins_its_version(const struct ts_child *c)
 {
-	struct ts_child c;
-
-	if (!ad_run_reported(12, 13, "entry_status", &c))
-		return;
-	AD_CALLED(&c, "found", "cudaGetDriverEntryPointByVersion");
-	AD_NOT_CALLED(&c, "found", "cudaGetDriverEntryPoint");
-	AD_EXPECT_VALUE(&c, "found.rc", cudaSuccess);
-	AD_EXPECT_VALUE(&c, "found.arg2", 12040);
-	AD_EXPECT_VALUE(&c, "found.status", cudaDriverEntryPointSuccess);
-	AD_CALLED(&c, "ptsz", "cudaGetDriverEntryPointByVersion_ptsz");
+	AD_CALLED(c, "found", "cudaGetDriverEntryPointByVersion");
+	AD_NOT_CALLED(c, "found", "cudaGetDriverEntryPoint");
+	AD_EXPECT_VALUE(c, "found.rc", cudaSuccess);
+	AD_EXPECT_VALUE(c, "found.arg2", 12040);
+	AD_EXPECT_VALUE(c, "found.status", cudaDriverEntryPointSuccess);
+	AD_CALLED(c, "ptsz", "cudaGetDriverEntryPointByVersion_ptsz");
 }
 
 /* Its own major: a plain forward. */
-static void test_13_on_13_forwards(void)
+static void check_13_on_13_forwards(const struct ts_child *c)
 {
-	struct ts_child c;
-
-	if (!ad_run_reported(13, 13, "entry_status", &c))
-		return;
-	AD_CALLED(&c, "found", "cudaGetDriverEntryPoint");
-	AD_NOT_CALLED(&c, "found", "cudaGetDriverEntryPointByVersion");
+	AD_CALLED(c, "found", "cudaGetDriverEntryPoint");
+	AD_NOT_CALLED(c, "found", "cudaGetDriverEntryPointByVersion");
 }
 
-static void test_11_on_12_4_takes_status_form(void)
+static void check_11_on_12_4_takes_status_form(const struct ts_child *c)
 {
-	struct ts_child c;
-
 	/* 12.4 has no ByVersion (12.5 added it) */
-	if (!ad_run_reported(11, 12, "entry_11", &c))
-		return;
-	AD_CALLED(&c, "found", "cudaGetDriverEntryPoint");
-	AD_EXPECT_VALUE(&c, "found.rc", cudaSuccess);
-	AD_EXPECT_VALUE(&c, "found.arg2", 0);
-	AD_EXPECT_VALUE(&c, "found.arg3", cudaEnableLegacyStream);
-	AD_EXPECT_VALUE(&c, "missing.rc", cudaErrorSymbolNotFound);
-	AD_CALLED(&c, "ptsz", "cudaGetDriverEntryPoint_ptsz");
+	AD_CALLED(c, "found", "cudaGetDriverEntryPoint");
+	AD_EXPECT_VALUE(c, "found.rc", cudaSuccess);
+	AD_EXPECT_VALUE(c, "found.arg2", 0);
+	AD_EXPECT_VALUE(c, "found.arg3", cudaEnableLegacyStream);
+	AD_EXPECT_VALUE(c, "missing.rc", cudaErrorSymbolNotFound);
+	AD_CALLED(c, "ptsz", "cudaGetDriverEntryPoint_ptsz");
 }
 
-static const struct ts_test tests[] = {
-	{"13 on 11: status from 11's answer", test_13_on_11},
-	{"12 on 11: status from 11's answer", test_12_on_11},
-	{"11 on 13: ByVersion 11080", test_11_on_13_pins_its_version},
-	{"11 on 12.4: status form", test_11_on_12_4_takes_status_form},
-	{"12 on 13: ByVersion 12040", test_12_on_13_pins_its_version},
-	{"13 on 13: forwarded", test_13_on_13_forwards},
-	{NULL, NULL},
+static const struct ad_case cases[] = {
+	AD_TEST("13 on 11: status from 11's answer"),
+	AD_REPORTED(13, "11", entry_status, check_status_on_11),
+	AD_TEST("12 on 11: status from 11's answer"),
+	AD_REPORTED(12, "11", entry_status, check_status_on_11),
+	AD_TEST("11 on 13: ByVersion 11080"),
+	AD_REPORTED(11, "13", entry_11, check_11_on_13_pins_its_version),
+	AD_TEST("11 on 12.4: status form"),
+	AD_REPORTED(11, "12", entry_11, check_11_on_12_4_takes_status_form),
+	AD_TEST("12 on 13: ByVersion 12040"),
+	AD_REPORTED(12, "13", entry_status, check_12_on_13_pins_its_version),
+	AD_TEST("13 on 13: forwarded"),
+	AD_REPORTED(13, "13", entry_status, check_13_on_13_forwards),
+	AD_END,
 };
-
-static const struct ts_suite suite = {"driver entry point adapters", NULL, NULL, tests};
 
 int main(int argc, char **argv)
 {
-	static const struct ts_scenario scenarios[] = {
-		{"entry_status", entry_status}, {"entry_11", entry_11}, {NULL, NULL}};
-
-	return ts_main_suite(argc, argv, scenarios, &suite);
+	return ad_main(argc, argv, "driver entry point adapters", cases);
 }

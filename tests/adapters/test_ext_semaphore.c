@@ -73,24 +73,15 @@ static int semaphores_v2(void)
 static void expect_step(const struct ts_child *c, const char *step, const char *target,
 			const char *other, const char *params_key, long long fence)
 {
-	char key[64];
-
 	AD_CALLED(c, step, target);
 	AD_NOT_CALLED(c, step, other);
-	snprintf(key, sizeof key, "%s.rc", step);
-	AD_EXPECT_VALUE(c, key, cudaSuccess);
-	snprintf(key, sizeof key, "%s.arg0", step);
-	AD_SAME(c, key, "sems");
-	snprintf(key, sizeof key, "%s.arg1", step);
-	AD_SAME(c, key, params_key);
-	snprintf(key, sizeof key, "%s.arg2", step);
-	AD_EXPECT_VALUE(c, key, 2);
-	snprintf(key, sizeof key, "%s.arg3", step);
-	AD_EXPECT_VALUE(c, key, 0x5);
-	snprintf(key, sizeof key, "%s.arg4", step);
-	AD_EXPECT_VALUE(c, key, fence);
-	snprintf(key, sizeof key, "%s.arg5", step);
-	AD_EXPECT_VALUE(c, key, 1);
+	AD_STEP_VALUE(c, step, "rc", cudaSuccess);
+	AD_STEP_SAME(c, step, "arg0", "sems");
+	AD_STEP_SAME(c, step, "arg1", params_key);
+	AD_STEP_VALUE(c, step, "arg2", 2);
+	AD_STEP_VALUE(c, step, "arg3", 0x5);
+	AD_STEP_VALUE(c, step, "arg4", fence);
+	AD_STEP_VALUE(c, step, "arg5", 1);
 }
 
 /* Every step reaching the _v2 name of an 11 or 12 runtime (v2 set), or
@@ -117,61 +108,35 @@ static void expect_targets(const struct ts_child *c, int v2)
 			    steps[i].fence);
 }
 
-static void check(int abi, int fake_major)
+/* An 11 or 12 runtime: its _v2 names. */
+static void reaches_v2_names(const struct ts_child *c)
 {
-	struct ts_child c;
-
-	if (!ad_run_reported(abi, fake_major, abi == 13 ? "semaphores_13" : "semaphores_v2", &c))
-		return;
-	expect_targets(&c, fake_major != 13);
+	expect_targets(c, 1);
 }
 
-static void test_13_on_12(void)
+/* A 13 runtime: its plain names. */
+static void reaches_plain_names(const struct ts_child *c)
 {
-	check(13, 12);
+	expect_targets(c, 0);
 }
 
-static void test_13_on_11(void)
-{
-	check(13, 11);
-}
-
-static void test_12_on_13(void)
-{
-	check(12, 13);
-}
-
-static void test_11_on_13(void)
-{
-	check(11, 13);
-}
-
-static void test_12_on_11(void)
-{
-	check(12, 11);
-}
-
-static void test_11_on_12(void)
-{
-	check(11, 12);
-}
-
-static const struct ts_test tests[] = {
-	{"13 on 12: _v2", test_13_on_12},
-	{"13 on 11: _v2", test_13_on_11},
-	{"12 _v2 on 13: plain names", test_12_on_13},
-	{"11 _v2 on 13: plain names", test_11_on_13},
-	{"12 _v2 on 11: _v2", test_12_on_11},
-	{"11 _v2 on 12: _v2", test_11_on_12},
-	{NULL, NULL},
+static const struct ad_case cases[] = {
+	AD_TEST("13 on 12: _v2"),
+	AD_REPORTED(13, "12", semaphores_13, reaches_v2_names),
+	AD_TEST("13 on 11: _v2"),
+	AD_REPORTED(13, "11", semaphores_13, reaches_v2_names),
+	AD_TEST("12 _v2 on 13: plain names"),
+	AD_REPORTED(12, "13", semaphores_v2, reaches_plain_names),
+	AD_TEST("11 _v2 on 13: plain names"),
+	AD_REPORTED(11, "13", semaphores_v2, reaches_plain_names),
+	AD_TEST("12 _v2 on 11: _v2"),
+	AD_REPORTED(12, "11", semaphores_v2, reaches_v2_names),
+	AD_TEST("11 _v2 on 12: _v2"),
+	AD_REPORTED(11, "12", semaphores_v2, reaches_v2_names),
+	AD_END,
 };
-
-static const struct ts_suite suite = {"external semaphore adapters", NULL, NULL, tests};
 
 int main(int argc, char **argv)
 {
-	static const struct ts_scenario scenarios[] = {
-		{"semaphores_13", semaphores_13}, {"semaphores_v2", semaphores_v2}, {NULL, NULL}};
-
-	return ts_main_suite(argc, argv, scenarios, &suite);
+	return ad_main(argc, argv, "external semaphore adapters", cases);
 }

@@ -144,35 +144,18 @@ static int descriptors_forwarded(void)
 	return ad_finish();
 }
 
-static void test_13_on_older(void)
-{
-	ad_run_checked(13, "12", "descriptors_13_on_older");
-	ad_run_checked(13, "11", "descriptors_13_on_older");
-}
-
-static void test_older_on_13(void)
-{
-	ad_run_checked(12, "13", "descriptors_older_on_13");
-	ad_run_checked(11, "13", "descriptors_older_on_13");
-	ad_run_checked(12, "11", "descriptors_forwarded");
-}
-
-static const struct ts_test tests[] = {
-	{"13-ABI on 12 and 11: as is, reserved words zero", test_13_on_older},
-	{"12- and 11-ABI on 13: widened", test_older_on_13},
-	{NULL, NULL},
+static const struct ad_case cases[] = {
+	AD_TEST("13-ABI on 12 and 11: as is, reserved words zero"),
+	AD_CHECKED(13, "12", descriptors_13_on_older),
+	AD_CHECKED(13, "11", descriptors_13_on_older),
+	AD_TEST("12- and 11-ABI on 13: widened"),
+	AD_CHECKED(12, "13", descriptors_older_on_13),
+	AD_CHECKED(11, "13", descriptors_older_on_13),
+	AD_CHECKED(12, "11", descriptors_forwarded),
+	AD_END,
 };
-
-static const struct ts_suite suite = {"external memory descriptors", NULL, NULL, tests};
 
 int main(int argc, char **argv)
 {
-	static const struct ts_scenario scenarios[] = {
-		{"descriptors_13_on_older", descriptors_13_on_older},
-		{"descriptors_older_on_13", descriptors_older_on_13},
-		{"descriptors_forwarded", descriptors_forwarded},
-		{NULL, NULL},
-	};
-
-	return ts_main_suite(argc, argv, scenarios, &suite);
+	return ad_main(argc, argv, "external memory descriptors", cases);
 }

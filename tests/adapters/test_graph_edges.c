@@ -310,76 +310,31 @@ static int plain_forwarded(void)
 	return ad_finish();
 }
 
-static void test_13_on_12(void)
-{
-	ad_run_checked(13, "12", "edges_13_on_12");
-}
-
-static void test_13_on_12_2(void)
-{
-	ad_run_checked(13, "12.2", "edges_13_on_plain");
-}
-
-static void test_13_on_11(void)
-{
-	ad_run_checked(13, "11", "edges_13_on_plain");
-}
-
-static void test_13_on_13(void)
-{
-	ad_run_checked(13, "13", "edges_13_on_13");
-}
-
-static void test_12_on_13(void)
-{
-	ad_run_checked(12, "13", "plain_on_13");
-	ad_run_checked(12, "13", "v2_on_13");
-}
-
-static void test_12_v2_on_plain(void)
-{
-	ad_run_checked(12, "11", "v2_on_plain");
-	ad_run_checked(12, "12.2", "v2_on_plain");
-}
-
-static void test_11_on_13(void)
-{
-	ad_run_checked(11, "13", "plain_on_13");
-}
-
-static void test_plain_forwarded(void)
-{
-	ad_run_checked(12, "11", "plain_forwarded");
-	ad_run_checked(12, "12", "plain_forwarded");
-	ad_run_checked(11, "12", "plain_forwarded");
-}
-
-static const struct ts_test tests[] = {
-	{"13-ABI on 12.3+: the _v2 forms as they are", test_13_on_12},
-	{"13-ABI on 12.2: plain forms, default edges only", test_13_on_12_2},
-	{"13-ABI on 11: plain forms, default edges only", test_13_on_11},
-	{"13-ABI on 13: forwarded", test_13_on_13},
-	{"12-ABI on 13: plain with NULL edge data, _v2 as is", test_12_on_13},
-	{"12-ABI _v2 on 11 and 12.2: plain forms", test_12_v2_on_plain},
-	{"11-ABI on 13: plain with NULL edge data", test_11_on_13},
-	{"12/11-ABI plain forms on 12 and 11: forwarded", test_plain_forwarded},
-	{NULL, NULL},
+static const struct ad_case cases[] = {
+	AD_TEST("13-ABI on 12.3+: the _v2 forms as they are"),
+	AD_CHECKED(13, "12", edges_13_on_12),
+	AD_TEST("13-ABI on 12.2: plain forms, default edges only"),
+	AD_CHECKED(13, "12.2", edges_13_on_plain),
+	AD_TEST("13-ABI on 11: plain forms, default edges only"),
+	AD_CHECKED(13, "11", edges_13_on_plain),
+	AD_TEST("13-ABI on 13: forwarded"),
+	AD_CHECKED(13, "13", edges_13_on_13),
+	AD_TEST("12-ABI on 13: plain with NULL edge data, _v2 as is"),
+	AD_CHECKED(12, "13", plain_on_13),
+	AD_CHECKED(12, "13", v2_on_13),
+	AD_TEST("12-ABI _v2 on 11 and 12.2: plain forms"),
+	AD_CHECKED(12, "11", v2_on_plain),
+	AD_CHECKED(12, "12.2", v2_on_plain),
+	AD_TEST("11-ABI on 13: plain with NULL edge data"),
+	AD_CHECKED(11, "13", plain_on_13),
+	AD_TEST("12/11-ABI plain forms on 12 and 11: forwarded"),
+	AD_CHECKED(12, "11", plain_forwarded),
+	AD_CHECKED(12, "12", plain_forwarded),
+	AD_CHECKED(11, "12", plain_forwarded),
+	AD_END,
 };
-
-static const struct ts_suite suite = {"graph edges", NULL, NULL, tests};
 
 int main(int argc, char **argv)
 {
-	static const struct ts_scenario scenarios[] = {
-		{"edges_13_on_12", edges_13_on_12},
-		{"edges_13_on_plain", edges_13_on_plain},
-		{"edges_13_on_13", edges_13_on_13},
-		{"plain_on_13", plain_on_13},
-		{"v2_on_13", v2_on_13},
-		{"v2_on_plain", v2_on_plain},
-		{"plain_forwarded", plain_forwarded},
-		{NULL, NULL},
-	};
-
-	return ts_main_suite(argc, argv, scenarios, &suite);
+	return ad_main(argc, argv, "graph edges", cases);
 }

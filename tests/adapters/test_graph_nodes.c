@@ -262,59 +262,27 @@ static int capture_11_on_13(void)
 	return ad_finish();
 }
 
-static void test_nodes_13(void)
-{
-	ad_run_checked(13, "12", "nodes_13_on_12");
-	ad_run_checked(13, "12.2", "nodes_13_on_12_2");
-	ad_run_checked(13, "11", "nodes_13_on_11");
-}
-
-static void test_nodes_12(void)
-{
-	ad_run_checked(12, "13", "nodes_12_on_13");
-	ad_run_checked(12, "12.2", "nodes_12_v2_on_12_2");
-}
-
-static void test_capture_13(void)
-{
-	ad_run_checked(13, "12", "capture_13_on_12");
-	ad_run_checked(13, "12.2", "capture_13_on_plain");
-	ad_run_checked(13, "11", "capture_13_on_plain");
-}
-
-static void test_capture_older(void)
-{
-	ad_run_checked(12, "13", "capture_12_on_13");
-	ad_run_checked(12, "11", "capture_12_v2_on_plain");
-	ad_run_checked(12, "12.2", "capture_12_v2_on_plain");
-	ad_run_checked(11, "13", "capture_11_on_13");
-}
-
-static const struct ts_test tests[] = {
-	{"13-ABI generic nodes on 12.3+, 12.2 and 11", test_nodes_13},
-	{"12-ABI generic nodes on 13 and 12.2", test_nodes_12},
-	{"13-ABI cudaStreamUpdateCaptureDependencies on 12.3+, 12.2, 11", test_capture_13},
-	{"12- and 11-ABI cudaStreamUpdateCaptureDependencies", test_capture_older},
-	{NULL, NULL},
+static const struct ad_case cases[] = {
+	AD_TEST("13-ABI generic nodes on 12.3+, 12.2 and 11"),
+	AD_CHECKED(13, "12", nodes_13_on_12),
+	AD_CHECKED(13, "12.2", nodes_13_on_12_2),
+	AD_CHECKED(13, "11", nodes_13_on_11),
+	AD_TEST("12-ABI generic nodes on 13 and 12.2"),
+	AD_CHECKED(12, "13", nodes_12_on_13),
+	AD_CHECKED(12, "12.2", nodes_12_v2_on_12_2),
+	AD_TEST("13-ABI cudaStreamUpdateCaptureDependencies on 12.3+, 12.2, 11"),
+	AD_CHECKED(13, "12", capture_13_on_12),
+	AD_CHECKED(13, "12.2", capture_13_on_plain),
+	AD_CHECKED(13, "11", capture_13_on_plain),
+	AD_TEST("12- and 11-ABI cudaStreamUpdateCaptureDependencies"),
+	AD_CHECKED(12, "13", capture_12_on_13),
+	AD_CHECKED(12, "11", capture_12_v2_on_plain),
+	AD_CHECKED(12, "12.2", capture_12_v2_on_plain),
+	AD_CHECKED(11, "13", capture_11_on_13),
+	AD_END,
 };
-
-static const struct ts_suite suite = {"graph nodes and capture dependencies", NULL, NULL, tests};
 
 int main(int argc, char **argv)
 {
-	static const struct ts_scenario scenarios[] = {
-		{"nodes_13_on_12", nodes_13_on_12},
-		{"nodes_13_on_12_2", nodes_13_on_12_2},
-		{"nodes_13_on_11", nodes_13_on_11},
-		{"nodes_12_on_13", nodes_12_on_13},
-		{"nodes_12_v2_on_12_2", nodes_12_v2_on_12_2},
-		{"capture_13_on_12", capture_13_on_12},
-		{"capture_13_on_plain", capture_13_on_plain},
-		{"capture_12_v2_on_plain", capture_12_v2_on_plain},
-		{"capture_12_on_13", capture_12_on_13},
-		{"capture_11_on_13", capture_11_on_13},
-		{NULL, NULL},
-	};
-
-	return ts_main_suite(argc, argv, scenarios, &suite);
+	return ad_main(argc, argv, "graph nodes and capture dependencies", cases);
 }

@@ -102,164 +102,105 @@ static int update_two(void)
 
 /* ---- checks: cudaGraphInstantiate ---- */
 
-static void check_flags_on_11(int abi)
+static void check_flags_on_11(const struct ts_child *c)
 {
-	struct ts_child c;
-
-	if (!ad_run_reported(abi, 11, "instantiate_flags", &c))
-		return;
-	AD_EXPECT_VALUE(&c, "flags.rc", cudaSuccess);
-	AD_CALLED(&c, "flags", "cudaGraphInstantiateWithFlags");
-	AD_NOT_CALLED(&c, "flags", "cudaGraphInstantiate");
-	AD_EXPECT_VALUE(&c, "flags.arg1", AD_GRAPH);
-	AD_EXPECT_VALUE(&c, "flags.arg2",
+	AD_EXPECT_VALUE(c, "flags.rc", cudaSuccess);
+	AD_CALLED(c, "flags", "cudaGraphInstantiateWithFlags");
+	AD_NOT_CALLED(c, "flags", "cudaGraphInstantiate");
+	AD_EXPECT_VALUE(c, "flags.arg1", AD_GRAPH);
+	AD_EXPECT_VALUE(c, "flags.arg2",
 			cudaGraphInstantiateFlagAutoFreeOnLaunch |
 				cudaGraphInstantiateFlagUseNodePriority);
-	AD_EXPECT_VALUE(&c, "flags.exec", AD_GRAPH_EXEC);
-	AD_EXPECT_VALUE(&c, "upload.rc", cudaErrorNotSupported);
-	AD_NO_CALLS(&c, "upload");
-	AD_EXPECT_VALUE(&c, "device.rc", cudaErrorNotSupported);
-	AD_NO_CALLS(&c, "device");
+	AD_EXPECT_VALUE(c, "flags.exec", AD_GRAPH_EXEC);
+	AD_EXPECT_VALUE(c, "upload.rc", cudaErrorNotSupported);
+	AD_NO_CALLS(c, "upload");
+	AD_EXPECT_VALUE(c, "device.rc", cudaErrorNotSupported);
+	AD_NO_CALLS(c, "device");
 }
 
-static void test_13_on_11(void)
+static void check_log_via_params(const struct ts_child *c)
 {
-	check_flags_on_11(13);
-}
-
-static void test_12_on_11(void)
-{
-	check_flags_on_11(12);
-}
-
-static void check_log_on(int fake_major)
-{
-	struct ts_child c;
-
-	if (!ad_run_reported(11, fake_major, "instantiate_log", &c))
-		return;
-	AD_EXPECT_VALUE(&c, "ok.rc", cudaSuccess);
-	AD_CALLED(&c, "ok", "cudaGraphInstantiateWithParams");
-	AD_NOT_CALLED(&c, "ok", "cudaGraphInstantiate");
-	AD_EXPECT_VALUE(&c, "ok.arg1", AD_GRAPH);
-	AD_EXPECT_VALUE(&c, "ok.arg3", 0); /* flags */
-	AD_EXPECT_VALUE(&c, "ok.arg4", 0); /* upload stream */
-	AD_EXPECT_VALUE(&c, "ok.exec", AD_GRAPH_EXEC);
-	AD_EXPECT_VALUE(&c, "ok.node", 0);
-	AD_EXPECT_VALUE(&c, "bad.rc", cudaErrorInvalidValue);
-	AD_EXPECT_VALUE(&c, "bad.node", AD_ERROR_NODE);
-	CU_ASSERT_PTR_NOT_NULL(strstr(ts_value(&c, "bad.log") ? ts_value(&c, "bad.log") : "",
+	AD_EXPECT_VALUE(c, "ok.rc", cudaSuccess);
+	AD_CALLED(c, "ok", "cudaGraphInstantiateWithParams");
+	AD_NOT_CALLED(c, "ok", "cudaGraphInstantiate");
+	AD_EXPECT_VALUE(c, "ok.arg1", AD_GRAPH);
+	AD_EXPECT_VALUE(c, "ok.arg3", 0); /* flags */
+	AD_EXPECT_VALUE(c, "ok.arg4", 0); /* upload stream */
+	AD_EXPECT_VALUE(c, "ok.exec", AD_GRAPH_EXEC);
+	AD_EXPECT_VALUE(c, "ok.node", 0);
+	AD_EXPECT_VALUE(c, "bad.rc", cudaErrorInvalidValue);
+	AD_EXPECT_VALUE(c, "bad.node", AD_ERROR_NODE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(ts_value(c, "bad.log") ? ts_value(c, "bad.log") : "",
 				      "cudaGraphInstantiateResult 2"));
-	AD_EXPECT_VALUE(&c, "small.rc", cudaErrorInvalidValue);
-	AD_EXPECT_VALUE(&c, "small.len", 7);
-	AD_EXPECT_VALUE(&c, "small.tail_intact", 1);
-	AD_EXPECT_VALUE(&c, "nolog.rc", cudaErrorInvalidValue);
+	AD_EXPECT_VALUE(c, "small.rc", cudaErrorInvalidValue);
+	AD_EXPECT_VALUE(c, "small.len", 7);
+	AD_EXPECT_VALUE(c, "small.tail_intact", 1);
+	AD_EXPECT_VALUE(c, "nolog.rc", cudaErrorInvalidValue);
 }
 
-static void test_11_on_13(void)
+static void check_11_on_11_forwards(const struct ts_child *c)
 {
-	check_log_on(13);
-}
-
-static void test_11_on_12(void)
-{
-	check_log_on(12);
-}
-
-static void test_11_on_11_forwards(void)
-{
-	struct ts_child c;
-
-	if (!ad_run_reported(11, 11, "instantiate_log", &c))
-		return;
-	AD_CALLED(&c, "ok", "cudaGraphInstantiate");
-	AD_EXPECT_VALUE(&c, "ok.arg4", 128);
+	AD_CALLED(c, "ok", "cudaGraphInstantiate");
+	AD_EXPECT_VALUE(c, "ok.arg4", 128);
 }
 
 /* ---- checks: cudaGraphExecUpdate ---- */
 
-static void check_info_on_11(int abi)
+static void check_info_on_11(const struct ts_child *c)
 {
-	struct ts_child c;
-
-	if (!ad_run_reported(abi, 11, "update_info", &c))
-		return;
-	AD_CALLED(&c, "bad", "cudaGraphExecUpdate");
-	AD_EXPECT_VALUE(&c, "bad.rc", cudaErrorGraphExecUpdateFailure);
-	AD_EXPECT_VALUE(&c, "bad.arg0", 0xe1);
-	AD_EXPECT_VALUE(&c, "bad.arg1", AD_BAD_GRAPH);
-	AD_EXPECT_VALUE(&c, "bad.result", cudaGraphExecUpdateErrorTopologyChanged);
-	AD_EXPECT_VALUE(&c, "bad.node", AD_ERROR_NODE);
-	AD_EXPECT_VALUE(&c, "bad.from", 0); /* 11 cannot say */
-	AD_EXPECT_VALUE(&c, "ok.rc", cudaSuccess);
-	AD_EXPECT_VALUE(&c, "ok.result", cudaGraphExecUpdateSuccess);
-	AD_EXPECT_VALUE(&c, "ok.node", 0);
+	AD_CALLED(c, "bad", "cudaGraphExecUpdate");
+	AD_EXPECT_VALUE(c, "bad.rc", cudaErrorGraphExecUpdateFailure);
+	AD_EXPECT_VALUE(c, "bad.arg0", 0xe1);
+	AD_EXPECT_VALUE(c, "bad.arg1", AD_BAD_GRAPH);
+	AD_EXPECT_VALUE(c, "bad.result", cudaGraphExecUpdateErrorTopologyChanged);
+	AD_EXPECT_VALUE(c, "bad.node", AD_ERROR_NODE);
+	AD_EXPECT_VALUE(c, "bad.from", 0); /* 11 cannot say */
+	AD_EXPECT_VALUE(c, "ok.rc", cudaSuccess);
+	AD_EXPECT_VALUE(c, "ok.result", cudaGraphExecUpdateSuccess);
+	AD_EXPECT_VALUE(c, "ok.node", 0);
 	/* no resultInfo: 11 is asked with no outputs and says what it says */
-	AD_EXPECT_VALUE(&c, "null.rc", cudaErrorInvalidValue);
-	AD_EXPECT_VALUE(&c, "null.arg2", 0);
-	AD_EXPECT_VALUE(&c, "null.arg3", 0);
+	AD_EXPECT_VALUE(c, "null.rc", cudaErrorInvalidValue);
+	AD_EXPECT_VALUE(c, "null.arg2", 0);
+	AD_EXPECT_VALUE(c, "null.arg3", 0);
 }
 
-static void test_13_update_on_11(void)
+static void check_two_via_result_info(const struct ts_child *c)
 {
-	check_info_on_11(13);
+	AD_CALLED(c, "bad", "cudaGraphExecUpdate");
+	AD_EXPECT_VALUE(c, "bad.rc", cudaErrorGraphExecUpdateFailure);
+	AD_EXPECT_VALUE(c, "bad.arg1", AD_BAD_GRAPH);
+	AD_EXPECT_VALUE(c, "bad.result", cudaGraphExecUpdateErrorTopologyChanged);
+	AD_EXPECT_VALUE(c, "bad.node", AD_ERROR_NODE);
+	AD_EXPECT_VALUE(c, "ok.rc", cudaSuccess);
+	AD_EXPECT_VALUE(c, "ok.result", cudaGraphExecUpdateSuccess);
+	AD_EXPECT_VALUE(c, "ok.node", 0);
+	AD_EXPECT_VALUE(c, "null.rc", cudaErrorInvalidValue);
+	AD_EXPECT_VALUE(c, "null.arg2", 0); /* the runtime saw no resultInfo */
 }
 
-static void test_12_update_on_11(void)
-{
-	check_info_on_11(12);
-}
-
-static void check_two_on(int fake_major)
-{
-	struct ts_child c;
-
-	if (!ad_run_reported(11, fake_major, "update_two", &c))
-		return;
-	AD_CALLED(&c, "bad", "cudaGraphExecUpdate");
-	AD_EXPECT_VALUE(&c, "bad.rc", cudaErrorGraphExecUpdateFailure);
-	AD_EXPECT_VALUE(&c, "bad.arg1", AD_BAD_GRAPH);
-	AD_EXPECT_VALUE(&c, "bad.result", cudaGraphExecUpdateErrorTopologyChanged);
-	AD_EXPECT_VALUE(&c, "bad.node", AD_ERROR_NODE);
-	AD_EXPECT_VALUE(&c, "ok.rc", cudaSuccess);
-	AD_EXPECT_VALUE(&c, "ok.result", cudaGraphExecUpdateSuccess);
-	AD_EXPECT_VALUE(&c, "ok.node", 0);
-	AD_EXPECT_VALUE(&c, "null.rc", cudaErrorInvalidValue);
-	AD_EXPECT_VALUE(&c, "null.arg2", 0); /* the runtime saw no resultInfo */
-}
-
-static void test_11_update_on_13(void)
-{
-	check_two_on(13);
-}
-
-static void test_11_update_on_12(void)
-{
-	check_two_on(12);
-}
-
-static const struct ts_test tests[] = {
-	{"13 cudaGraphInstantiate on 11: WithFlags", test_13_on_11},
-	{"12 cudaGraphInstantiate on 11: WithFlags", test_12_on_11},
-	{"11 cudaGraphInstantiate on 13: WithParams", test_11_on_13},
-	{"11 cudaGraphInstantiate on 12: WithParams", test_11_on_12},
-	{"11 cudaGraphInstantiate on 11: forwards", test_11_on_11_forwards},
-	{"13 cudaGraphExecUpdate on 11: two outputs", test_13_update_on_11},
-	{"12 cudaGraphExecUpdate on 11: two outputs", test_12_update_on_11},
-	{"11 cudaGraphExecUpdate on 13: resultInfo", test_11_update_on_13},
-	{"11 cudaGraphExecUpdate on 12: resultInfo", test_11_update_on_12},
-	{NULL, NULL},
+static const struct ad_case cases[] = {
+	AD_TEST("13 cudaGraphInstantiate on 11: WithFlags"),
+	AD_REPORTED(13, "11", instantiate_flags, check_flags_on_11),
+	AD_TEST("12 cudaGraphInstantiate on 11: WithFlags"),
+	AD_REPORTED(12, "11", instantiate_flags, check_flags_on_11),
+	AD_TEST("11 cudaGraphInstantiate on 13: WithParams"),
+	AD_REPORTED(11, "13", instantiate_log, check_log_via_params),
+	AD_TEST("11 cudaGraphInstantiate on 12: WithParams"),
+	AD_REPORTED(11, "12", instantiate_log, check_log_via_params),
+	AD_TEST("11 cudaGraphInstantiate on 11: forwards"),
+	AD_REPORTED(11, "11", instantiate_log, check_11_on_11_forwards),
+	AD_TEST("13 cudaGraphExecUpdate on 11: two outputs"),
+	AD_REPORTED(13, "11", update_info, check_info_on_11),
+	AD_TEST("12 cudaGraphExecUpdate on 11: two outputs"),
+	AD_REPORTED(12, "11", update_info, check_info_on_11),
+	AD_TEST("11 cudaGraphExecUpdate on 13: resultInfo"),
+	AD_REPORTED(11, "13", update_two, check_two_via_result_info),
+	AD_TEST("11 cudaGraphExecUpdate on 12: resultInfo"),
+	AD_REPORTED(11, "12", update_two, check_two_via_result_info),
+	AD_END,
 };
-
-static const struct ts_suite suite = {"graph instantiation and update adapters", NULL, NULL, tests};
 
 int main(int argc, char **argv)
 {
-	static const struct ts_scenario scenarios[] = {{"instantiate_flags", instantiate_flags},
-						       {"instantiate_log", instantiate_log},
-						       {"update_info", update_info},
-						       {"update_two", update_two},
-						       {NULL, NULL}};
-
-	return ts_main_suite(argc, argv, scenarios, &suite);
+	return ad_main(argc, argv, "graph instantiation and update adapters", cases);
 }

@@ -102,217 +102,162 @@ static int location_v2(void)
 
 /* ---- the 13-ABI stub ---- */
 
-static void test_13_advise_on_12_takes_v2(void)
+static void check_13_advise_on_12_takes_v2(const struct ts_child *c)
 {
-	struct ts_child c;
-
-	if (!ad_run_reported(13, 12, "advise_location", &c))
-		return;
-	AD_EXPECT_VALUE(&c, "dev.rc", cudaSuccess);
-	AD_CALLED(&c, "dev", "cudaMemAdvise_v2");
-	AD_NOT_CALLED(&c, "dev", "cudaMemAdvise");
-	AD_EXPECT_VALUE(&c, "dev.arg0", 0x1000);
-	AD_EXPECT_VALUE(&c, "dev.arg1", 4096);
-	AD_EXPECT_VALUE(&c, "dev.arg2", cudaMemAdviseSetPreferredLocation);
-	AD_EXPECT_VALUE(&c, "dev.arg3", cudaMemLocationTypeDevice);
-	AD_EXPECT_VALUE(&c, "dev.arg4", 3);
-	AD_EXPECT_VALUE(&c, "host.arg3", cudaMemLocationTypeHost);
+	AD_EXPECT_VALUE(c, "dev.rc", cudaSuccess);
+	AD_CALLED(c, "dev", "cudaMemAdvise_v2");
+	AD_NOT_CALLED(c, "dev", "cudaMemAdvise");
+	AD_EXPECT_VALUE(c, "dev.arg0", 0x1000);
+	AD_EXPECT_VALUE(c, "dev.arg1", 4096);
+	AD_EXPECT_VALUE(c, "dev.arg2", cudaMemAdviseSetPreferredLocation);
+	AD_EXPECT_VALUE(c, "dev.arg3", cudaMemLocationTypeDevice);
+	AD_EXPECT_VALUE(c, "dev.arg4", 3);
+	AD_EXPECT_VALUE(c, "host.arg3", cudaMemLocationTypeHost);
 	/* _v2 can say a NUMA node: nothing is lost */
-	AD_EXPECT_VALUE(&c, "numa.rc", cudaSuccess);
-	AD_CALLED(&c, "numa", "cudaMemAdvise_v2");
-	AD_EXPECT_VALUE(&c, "numa.arg3", cudaMemLocationTypeHostNuma);
-	AD_EXPECT_VALUE(&c, "numa.arg4", 1);
+	AD_EXPECT_VALUE(c, "numa.rc", cudaSuccess);
+	AD_CALLED(c, "numa", "cudaMemAdvise_v2");
+	AD_EXPECT_VALUE(c, "numa.arg3", cudaMemLocationTypeHostNuma);
+	AD_EXPECT_VALUE(c, "numa.arg4", 1);
 }
 
-static void test_13_advise_on_11_takes_device(void)
+static void check_13_advise_on_11_takes_device(const struct ts_child *c)
 {
-	struct ts_child c;
-
-	if (!ad_run_reported(13, 11, "advise_location", &c))
-		return;
-	AD_EXPECT_VALUE(&c, "dev.rc", cudaSuccess);
-	AD_CALLED(&c, "dev", "cudaMemAdvise");
-	AD_EXPECT_VALUE(&c, "dev.arg2", cudaMemAdviseSetPreferredLocation);
-	AD_EXPECT_VALUE(&c, "dev.arg3", 3);
-	AD_EXPECT_VALUE(&c, "host.rc", cudaSuccess);
-	AD_EXPECT_VALUE(&c, "host.arg2", cudaMemAdviseSetAccessedBy);
-	AD_EXPECT_VALUE(&c, "host.arg3", cudaCpuDeviceId);
+	AD_EXPECT_VALUE(c, "dev.rc", cudaSuccess);
+	AD_CALLED(c, "dev", "cudaMemAdvise");
+	AD_EXPECT_VALUE(c, "dev.arg2", cudaMemAdviseSetPreferredLocation);
+	AD_EXPECT_VALUE(c, "dev.arg3", 3);
+	AD_EXPECT_VALUE(c, "host.rc", cudaSuccess);
+	AD_EXPECT_VALUE(c, "host.arg2", cudaMemAdviseSetAccessedBy);
+	AD_EXPECT_VALUE(c, "host.arg3", cudaCpuDeviceId);
 	/* a NUMA node has no device ordinal: refused, never called */
-	AD_EXPECT_VALUE(&c, "numa.rc", cudaErrorNotSupported);
-	AD_NO_CALLS(&c, "numa");
+	AD_EXPECT_VALUE(c, "numa.rc", cudaErrorNotSupported);
+	AD_NO_CALLS(c, "numa");
 }
 
-static void test_13_advise_on_13_forwards(void)
+static void check_13_advise_on_13_forwards(const struct ts_child *c)
 {
-	struct ts_child c;
-
-	if (!ad_run_reported(13, 13, "advise_location", &c))
-		return;
-	AD_CALLED(&c, "numa", "cudaMemAdvise");
-	AD_EXPECT_VALUE(&c, "numa.arg3", cudaMemLocationTypeHostNuma);
+	AD_CALLED(c, "numa", "cudaMemAdvise");
+	AD_EXPECT_VALUE(c, "numa.arg3", cudaMemLocationTypeHostNuma);
 }
 
-static void test_13_prefetch_on_12_takes_v2(void)
+static void check_13_prefetch_on_12_takes_v2(const struct ts_child *c)
 {
-	struct ts_child c;
-
-	if (!ad_run_reported(13, 12, "prefetch_location", &c))
-		return;
-	AD_EXPECT_VALUE(&c, "dev.rc", cudaSuccess);
-	AD_CALLED(&c, "dev", "cudaMemPrefetchAsync_v2");
-	AD_NOT_CALLED(&c, "dev", "cudaMemPrefetchAsync");
-	AD_EXPECT_VALUE(&c, "dev.arg2", cudaMemLocationTypeDevice);
-	AD_EXPECT_VALUE(&c, "dev.arg3", 1);
-	AD_EXPECT_VALUE(&c, "dev.arg5", 0x5);
-	AD_EXPECT_VALUE(&c, "flags.arg4", 1);
-	AD_CALLED(&c, "ptsz", "cudaMemPrefetchAsync_v2_ptsz");
-	AD_NOT_CALLED(&c, "ptsz", "cudaMemPrefetchAsync_ptsz");
-	AD_EXPECT_VALUE(&c, "ptsz.arg2", cudaMemLocationTypeHost);
+	AD_EXPECT_VALUE(c, "dev.rc", cudaSuccess);
+	AD_CALLED(c, "dev", "cudaMemPrefetchAsync_v2");
+	AD_NOT_CALLED(c, "dev", "cudaMemPrefetchAsync");
+	AD_EXPECT_VALUE(c, "dev.arg2", cudaMemLocationTypeDevice);
+	AD_EXPECT_VALUE(c, "dev.arg3", 1);
+	AD_EXPECT_VALUE(c, "dev.arg5", 0x5);
+	AD_EXPECT_VALUE(c, "flags.arg4", 1);
+	AD_CALLED(c, "ptsz", "cudaMemPrefetchAsync_v2_ptsz");
+	AD_NOT_CALLED(c, "ptsz", "cudaMemPrefetchAsync_ptsz");
+	AD_EXPECT_VALUE(c, "ptsz.arg2", cudaMemLocationTypeHost);
 }
 
-static void test_13_prefetch_on_11_takes_device(void)
+static void check_13_prefetch_on_11_takes_device(const struct ts_child *c)
 {
-	struct ts_child c;
-
-	if (!ad_run_reported(13, 11, "prefetch_location", &c))
-		return;
-	AD_EXPECT_VALUE(&c, "dev.rc", cudaSuccess);
-	AD_CALLED(&c, "dev", "cudaMemPrefetchAsync");
-	AD_EXPECT_VALUE(&c, "dev.arg0", 0x1000);
-	AD_EXPECT_VALUE(&c, "dev.arg2", 1);
-	AD_EXPECT_VALUE(&c, "dev.arg3", 0x5);
+	AD_EXPECT_VALUE(c, "dev.rc", cudaSuccess);
+	AD_CALLED(c, "dev", "cudaMemPrefetchAsync");
+	AD_EXPECT_VALUE(c, "dev.arg0", 0x1000);
+	AD_EXPECT_VALUE(c, "dev.arg2", 1);
+	AD_EXPECT_VALUE(c, "dev.arg3", 0x5);
 	/* the device form has no flags */
-	AD_EXPECT_VALUE(&c, "flags.rc", cudaErrorNotSupported);
-	AD_NO_CALLS(&c, "flags");
-	AD_EXPECT_VALUE(&c, "ptsz.rc", cudaSuccess);
-	AD_CALLED(&c, "ptsz", "cudaMemPrefetchAsync_ptsz");
-	AD_EXPECT_VALUE(&c, "ptsz.arg2", cudaCpuDeviceId);
+	AD_EXPECT_VALUE(c, "flags.rc", cudaErrorNotSupported);
+	AD_NO_CALLS(c, "flags");
+	AD_EXPECT_VALUE(c, "ptsz.rc", cudaSuccess);
+	AD_CALLED(c, "ptsz", "cudaMemPrefetchAsync_ptsz");
+	AD_EXPECT_VALUE(c, "ptsz.arg2", cudaCpuDeviceId);
 }
 
 /* ---- the 12- and 11-ABI stubs ---- */
 
-static void check_advise_device_on_13(int abi)
+static void check_advise_device_on_13(const struct ts_child *c)
 {
-	struct ts_child c;
-
-	if (!ad_run_reported(abi, 13, "advise_device", &c))
-		return;
-	AD_EXPECT_VALUE(&c, "dev.rc", cudaSuccess);
-	AD_CALLED(&c, "dev", "cudaMemAdvise");
-	AD_EXPECT_VALUE(&c, "dev.arg2", cudaMemAdviseSetAccessedBy);
-	AD_EXPECT_VALUE(&c, "dev.arg3", cudaMemLocationTypeDevice);
-	AD_EXPECT_VALUE(&c, "dev.arg4", 2);
-	AD_EXPECT_VALUE(&c, "cpu.arg3", cudaMemLocationTypeHost);
-	AD_EXPECT_VALUE(&c, "cpu.arg4", 0);
+	AD_EXPECT_VALUE(c, "dev.rc", cudaSuccess);
+	AD_CALLED(c, "dev", "cudaMemAdvise");
+	AD_EXPECT_VALUE(c, "dev.arg2", cudaMemAdviseSetAccessedBy);
+	AD_EXPECT_VALUE(c, "dev.arg3", cudaMemLocationTypeDevice);
+	AD_EXPECT_VALUE(c, "dev.arg4", 2);
+	AD_EXPECT_VALUE(c, "cpu.arg3", cudaMemLocationTypeHost);
+	AD_EXPECT_VALUE(c, "cpu.arg4", 0);
 }
 
-static void test_12_advise_on_13(void)
+static void check_prefetch_device_on_13(const struct ts_child *c)
 {
-	check_advise_device_on_13(12);
+	AD_EXPECT_VALUE(c, "dev.rc", cudaSuccess);
+	AD_CALLED(c, "dev", "cudaMemPrefetchAsync");
+	AD_EXPECT_VALUE(c, "dev.arg2", cudaMemLocationTypeDevice);
+	AD_EXPECT_VALUE(c, "dev.arg3", 1);
+	AD_EXPECT_VALUE(c, "dev.arg4", 0);
+	AD_EXPECT_VALUE(c, "dev.arg5", 0x5);
+	AD_CALLED(c, "ptsz", "cudaMemPrefetchAsync_ptsz");
+	AD_EXPECT_VALUE(c, "ptsz.arg2", cudaMemLocationTypeHost);
 }
 
-static void test_11_advise_on_13(void)
+static void check_12_advise_on_11_forwards(const struct ts_child *c)
 {
-	check_advise_device_on_13(11);
+	AD_CALLED(c, "cpu", "cudaMemAdvise");
+	AD_EXPECT_VALUE(c, "cpu.arg3", cudaCpuDeviceId);
 }
 
-static void check_prefetch_device_on_13(int abi)
+static void check_12_v2_on_13_takes_plain_names(const struct ts_child *c)
 {
-	struct ts_child c;
-
-	if (!ad_run_reported(abi, 13, "prefetch_device", &c))
-		return;
-	AD_EXPECT_VALUE(&c, "dev.rc", cudaSuccess);
-	AD_CALLED(&c, "dev", "cudaMemPrefetchAsync");
-	AD_EXPECT_VALUE(&c, "dev.arg2", cudaMemLocationTypeDevice);
-	AD_EXPECT_VALUE(&c, "dev.arg3", 1);
-	AD_EXPECT_VALUE(&c, "dev.arg4", 0);
-	AD_EXPECT_VALUE(&c, "dev.arg5", 0x5);
-	AD_CALLED(&c, "ptsz", "cudaMemPrefetchAsync_ptsz");
-	AD_EXPECT_VALUE(&c, "ptsz.arg2", cudaMemLocationTypeHost);
+	AD_EXPECT_VALUE(c, "advise.rc", cudaSuccess);
+	AD_CALLED(c, "advise", "cudaMemAdvise");
+	AD_EXPECT_VALUE(c, "advise.arg3", cudaMemLocationTypeDevice);
+	AD_EXPECT_VALUE(c, "advise.arg4", 4);
+	AD_EXPECT_VALUE(c, "numa.arg3", cudaMemLocationTypeHostNuma);
+	AD_CALLED(c, "prefetch", "cudaMemPrefetchAsync");
+	AD_EXPECT_VALUE(c, "prefetch.arg3", 2);
+	AD_EXPECT_VALUE(c, "flags.arg4", 1);
+	AD_CALLED(c, "ptsz", "cudaMemPrefetchAsync_ptsz");
+	AD_EXPECT_VALUE(c, "ptsz.arg2", cudaMemLocationTypeHost);
 }
 
-static void test_12_prefetch_on_13(void)
+static void check_12_v2_on_11_takes_device(const struct ts_child *c)
 {
-	check_prefetch_device_on_13(12);
+	AD_EXPECT_VALUE(c, "advise.rc", cudaSuccess);
+	AD_CALLED(c, "advise", "cudaMemAdvise");
+	AD_EXPECT_VALUE(c, "advise.arg3", 4);
+	AD_EXPECT_VALUE(c, "numa.rc", cudaErrorNotSupported);
+	AD_NO_CALLS(c, "numa");
+	AD_CALLED(c, "prefetch", "cudaMemPrefetchAsync");
+	AD_EXPECT_VALUE(c, "prefetch.arg2", 2);
+	AD_EXPECT_VALUE(c, "flags.rc", cudaErrorNotSupported);
+	AD_NO_CALLS(c, "flags");
+	AD_CALLED(c, "ptsz", "cudaMemPrefetchAsync_ptsz");
+	AD_EXPECT_VALUE(c, "ptsz.arg2", cudaCpuDeviceId);
 }
 
-static void test_11_prefetch_on_13(void)
-{
-	check_prefetch_device_on_13(11);
-}
-
-static void test_12_advise_on_11_forwards(void)
-{
-	struct ts_child c;
-
-	if (!ad_run_reported(12, 11, "advise_device", &c))
-		return;
-	AD_CALLED(&c, "cpu", "cudaMemAdvise");
-	AD_EXPECT_VALUE(&c, "cpu.arg3", cudaCpuDeviceId);
-}
-
-static void test_12_v2_on_13_takes_plain_names(void)
-{
-	struct ts_child c;
-
-	if (!ad_run_reported(12, 13, "location_v2", &c))
-		return;
-	AD_EXPECT_VALUE(&c, "advise.rc", cudaSuccess);
-	AD_CALLED(&c, "advise", "cudaMemAdvise");
-	AD_EXPECT_VALUE(&c, "advise.arg3", cudaMemLocationTypeDevice);
-	AD_EXPECT_VALUE(&c, "advise.arg4", 4);
-	AD_EXPECT_VALUE(&c, "numa.arg3", cudaMemLocationTypeHostNuma);
-	AD_CALLED(&c, "prefetch", "cudaMemPrefetchAsync");
-	AD_EXPECT_VALUE(&c, "prefetch.arg3", 2);
-	AD_EXPECT_VALUE(&c, "flags.arg4", 1);
-	AD_CALLED(&c, "ptsz", "cudaMemPrefetchAsync_ptsz");
-	AD_EXPECT_VALUE(&c, "ptsz.arg2", cudaMemLocationTypeHost);
-}
-
-static void test_12_v2_on_11_takes_device(void)
-{
-	struct ts_child c;
-
-	if (!ad_run_reported(12, 11, "location_v2", &c))
-		return;
-	AD_EXPECT_VALUE(&c, "advise.rc", cudaSuccess);
-	AD_CALLED(&c, "advise", "cudaMemAdvise");
-	AD_EXPECT_VALUE(&c, "advise.arg3", 4);
-	AD_EXPECT_VALUE(&c, "numa.rc", cudaErrorNotSupported);
-	AD_NO_CALLS(&c, "numa");
-	AD_CALLED(&c, "prefetch", "cudaMemPrefetchAsync");
-	AD_EXPECT_VALUE(&c, "prefetch.arg2", 2);
-	AD_EXPECT_VALUE(&c, "flags.rc", cudaErrorNotSupported);
-	AD_NO_CALLS(&c, "flags");
-	AD_CALLED(&c, "ptsz", "cudaMemPrefetchAsync_ptsz");
-	AD_EXPECT_VALUE(&c, "ptsz.arg2", cudaCpuDeviceId);
-}
-
-static const struct ts_test tests[] = {
-	{"13 cudaMemAdvise on 12: _v2", test_13_advise_on_12_takes_v2},
-	{"13 cudaMemAdvise on 11: device", test_13_advise_on_11_takes_device},
-	{"13 cudaMemAdvise on 13: forwards", test_13_advise_on_13_forwards},
-	{"13 cudaMemPrefetchAsync on 12: _v2", test_13_prefetch_on_12_takes_v2},
-	{"13 cudaMemPrefetchAsync on 11: device", test_13_prefetch_on_11_takes_device},
-	{"12 cudaMemAdvise on 13: location", test_12_advise_on_13},
-	{"11 cudaMemAdvise on 13: location", test_11_advise_on_13},
-	{"12 cudaMemPrefetchAsync on 13: location", test_12_prefetch_on_13},
-	{"11 cudaMemPrefetchAsync on 13: location", test_11_prefetch_on_13},
-	{"12 cudaMemAdvise on 11: forwards", test_12_advise_on_11_forwards},
-	{"12 _v2 names on 13: plain names", test_12_v2_on_13_takes_plain_names},
-	{"12 _v2 names on 11: device", test_12_v2_on_11_takes_device},
-	{NULL, NULL},
+static const struct ad_case cases[] = {
+	AD_TEST("13 cudaMemAdvise on 12: _v2"),
+	AD_REPORTED(13, "12", advise_location, check_13_advise_on_12_takes_v2),
+	AD_TEST("13 cudaMemAdvise on 11: device"),
+	AD_REPORTED(13, "11", advise_location, check_13_advise_on_11_takes_device),
+	AD_TEST("13 cudaMemAdvise on 13: forwards"),
+	AD_REPORTED(13, "13", advise_location, check_13_advise_on_13_forwards),
+	AD_TEST("13 cudaMemPrefetchAsync on 12: _v2"),
+	AD_REPORTED(13, "12", prefetch_location, check_13_prefetch_on_12_takes_v2),
+	AD_TEST("13 cudaMemPrefetchAsync on 11: device"),
+	AD_REPORTED(13, "11", prefetch_location, check_13_prefetch_on_11_takes_device),
+	AD_TEST("12 cudaMemAdvise on 13: location"),
+	AD_REPORTED(12, "13", advise_device, check_advise_device_on_13),
+	AD_TEST("11 cudaMemAdvise on 13: location"),
+	AD_REPORTED(11, "13", advise_device, check_advise_device_on_13),
+	AD_TEST("12 cudaMemPrefetchAsync on 13: location"),
+	AD_REPORTED(12, "13", prefetch_device, check_prefetch_device_on_13),
+	AD_TEST("11 cudaMemPrefetchAsync on 13: location"),
+	AD_REPORTED(11, "13", prefetch_device, check_prefetch_device_on_13),
+	AD_TEST("12 cudaMemAdvise on 11: forwards"),
+	AD_REPORTED(12, "11", advise_device, check_12_advise_on_11_forwards),
+	AD_TEST("12 _v2 names on 13: plain names"),
+	AD_REPORTED(12, "13", location_v2, check_12_v2_on_13_takes_plain_names),
+	AD_TEST("12 _v2 names on 11: device"),
+	AD_REPORTED(12, "11", location_v2, check_12_v2_on_11_takes_device),
+	AD_END,
 };
-
-static const struct ts_suite suite = {"memory location adapters", NULL, NULL, tests};
 
 int main(int argc, char **argv)
 {
-	static const struct ts_scenario scenarios[] = {
-		{"advise_location", advise_location}, {"prefetch_location", prefetch_location},
-		{"advise_device", advise_device},     {"prefetch_device", prefetch_device},
-		{"location_v2", location_v2},	      {NULL, NULL}};
-
-	return ts_main_suite(argc, argv, scenarios, &suite);
+	return ad_main(argc, argv, "memory location adapters", cases);
 }

@@ -241,48 +241,25 @@ static int launch_older_on_newer(void)
 	return ad_finish();
 }
 
-static void test_pool_props(void)
-{
-	ad_run_checked(13, "12", "pool_13_on_12");
-	ad_run_checked(13, "11", "pool_13_on_11");
-	ad_run_checked(12, "11", "pool_12_on_11");
-	ad_run_checked(12, "13", "pool_12_on_13");
-	ad_run_checked(11, "13", "pool_11_on_newer");
-	ad_run_checked(11, "12", "pool_11_on_newer");
-}
-
-static void test_launch_attributes(void)
-{
-	ad_run_checked(13, "12", "launch_13_on_12");
-	ad_run_checked(13, "11", "launch_13_on_11");
-	ad_run_checked(12, "11", "launch_12_on_11");
-	ad_run_checked(12, "13", "launch_older_on_newer");
-	ad_run_checked(11, "13", "launch_older_on_newer");
-	ad_run_checked(11, "12", "launch_older_on_newer");
-}
-
-static const struct ts_test tests[] = {
-	{"cudaMemPoolProps: maxSize (12) and usage (13)", test_pool_props},
-	{"launch attribute ids each major knows", test_launch_attributes},
-	{NULL, NULL},
+static const struct ad_case cases[] = {
+	AD_TEST("cudaMemPoolProps: maxSize (12) and usage (13)"),
+	AD_CHECKED(13, "12", pool_13_on_12),
+	AD_CHECKED(13, "11", pool_13_on_11),
+	AD_CHECKED(12, "11", pool_12_on_11),
+	AD_CHECKED(12, "13", pool_12_on_13),
+	AD_CHECKED(11, "13", pool_11_on_newer),
+	AD_CHECKED(11, "12", pool_11_on_newer),
+	AD_TEST("launch attribute ids each major knows"),
+	AD_CHECKED(13, "12", launch_13_on_12),
+	AD_CHECKED(13, "11", launch_13_on_11),
+	AD_CHECKED(12, "11", launch_12_on_11),
+	AD_CHECKED(12, "13", launch_older_on_newer),
+	AD_CHECKED(11, "13", launch_older_on_newer),
+	AD_CHECKED(11, "12", launch_older_on_newer),
+	AD_END,
 };
-
-static const struct ts_suite suite = {"pool properties and launch attributes", NULL, NULL, tests};
 
 int main(int argc, char **argv)
 {
-	static const struct ts_scenario scenarios[] = {
-		{"pool_13_on_12", pool_13_on_12},
-		{"pool_13_on_11", pool_13_on_11},
-		{"pool_12_on_11", pool_12_on_11},
-		{"pool_12_on_13", pool_12_on_13},
-		{"pool_11_on_newer", pool_11_on_newer},
-		{"launch_13_on_12", launch_13_on_12},
-		{"launch_13_on_11", launch_13_on_11},
-		{"launch_12_on_11", launch_12_on_11},
-		{"launch_older_on_newer", launch_older_on_newer},
-		{NULL, NULL},
-	};
-
-	return ts_main_suite(argc, argv, scenarios, &suite);
+	return ad_main(argc, argv, "pool properties and launch attributes", cases);
 }

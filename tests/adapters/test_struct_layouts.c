@@ -77,43 +77,23 @@ static int func_forwarded(void)
 	return ad_finish();
 }
 
-static void test_pointer_attributes(void)
-{
-	ad_run_checked(13, "12", "pointer_13_on_older");
-	ad_run_checked(13, "11", "pointer_13_on_older");
-	ad_run_checked(12, "13", "pointer_older_on_13");
-	ad_run_checked(11, "13", "pointer_older_on_13");
-	ad_run_checked(12, "11", "pointer_forwarded");
-}
-
-static void test_func_attributes(void)
-{
-	ad_run_checked(13, "11", "func_newer_on_11");
-	ad_run_checked(12, "11", "func_newer_on_11");
-	ad_run_checked(11, "12", "func_11_on_newer");
-	ad_run_checked(11, "13", "func_11_on_newer");
-	ad_run_checked(13, "12", "func_forwarded");
-}
-
-static const struct ts_test tests[] = {
-	{"cudaPointerGetAttributes: 24 and 88 bytes", test_pointer_attributes},
-	{"cudaFuncGetAttributes: 56 and 144 bytes", test_func_attributes},
-	{NULL, NULL},
+static const struct ad_case cases[] = {
+	AD_TEST("cudaPointerGetAttributes: 24 and 88 bytes"),
+	AD_CHECKED(13, "12", pointer_13_on_older),
+	AD_CHECKED(13, "11", pointer_13_on_older),
+	AD_CHECKED(12, "13", pointer_older_on_13),
+	AD_CHECKED(11, "13", pointer_older_on_13),
+	AD_CHECKED(12, "11", pointer_forwarded),
+	AD_TEST("cudaFuncGetAttributes: 56 and 144 bytes"),
+	AD_CHECKED(13, "11", func_newer_on_11),
+	AD_CHECKED(12, "11", func_newer_on_11),
+	AD_CHECKED(11, "12", func_11_on_newer),
+	AD_CHECKED(11, "13", func_11_on_newer),
+	AD_CHECKED(13, "12", func_forwarded),
+	AD_END,
 };
-
-static const struct ts_suite suite = {"struct layouts", NULL, NULL, tests};
 
 int main(int argc, char **argv)
 {
-	static const struct ts_scenario scenarios[] = {
-		{"pointer_13_on_older", pointer_13_on_older},
-		{"pointer_older_on_13", pointer_older_on_13},
-		{"func_newer_on_11", func_newer_on_11},
-		{"func_11_on_newer", func_11_on_newer},
-		{"pointer_forwarded", pointer_forwarded},
-		{"func_forwarded", func_forwarded},
-		{NULL, NULL},
-	};
-
-	return ts_main_suite(argc, argv, scenarios, &suite);
+	return ad_main(argc, argv, "struct layouts", cases);
 }

@@ -298,46 +298,21 @@ static int texture_11_on_13(void)
 	return ad_finish();
 }
 
-static void test_13(void)
-{
-	ad_run_checked(13, "12", "texture_13_on_12");
-	ad_run_checked(13, "11", "texture_13_on_11");
-	ad_run_checked(13, "11-plain", "texture_13_on_11_plain");
-}
-
-static void test_12(void)
-{
-	ad_run_checked(12, "13", "texture_12_on_13");
-	ad_run_checked(12, "11", "texture_12_on_11");
-}
-
-static void test_11(void)
-{
-	ad_run_checked(11, "12", "texture_11_on_12");
-	ad_run_checked(11, "13", "texture_11_on_13");
-}
-
-static const struct ts_test tests[] = {
-	{"13-ABI on 12, 11 and an 11 without _v2", test_13},
-	{"12-ABI on 13 and 11", test_12},
-	{"11-ABI (and its _v2 forms) on 12 and 13", test_11},
-	{NULL, NULL},
+static const struct ad_case cases[] = {
+	AD_TEST("13-ABI on 12, 11 and an 11 without _v2"),
+	AD_CHECKED(13, "12", texture_13_on_12),
+	AD_CHECKED(13, "11", texture_13_on_11),
+	AD_CHECKED(13, "11-plain", texture_13_on_11_plain),
+	AD_TEST("12-ABI on 13 and 11"),
+	AD_CHECKED(12, "13", texture_12_on_13),
+	AD_CHECKED(12, "11", texture_12_on_11),
+	AD_TEST("11-ABI (and its _v2 forms) on 12 and 13"),
+	AD_CHECKED(11, "12", texture_11_on_12),
+	AD_CHECKED(11, "13", texture_11_on_13),
+	AD_END,
 };
-
-static const struct ts_suite suite = {"texture and surface descriptors", NULL, NULL, tests};
 
 int main(int argc, char **argv)
 {
-	static const struct ts_scenario scenarios[] = {
-		{"texture_13_on_12", texture_13_on_12},
-		{"texture_13_on_11", texture_13_on_11},
-		{"texture_13_on_11_plain", texture_13_on_11_plain},
-		{"texture_12_on_13", texture_12_on_13},
-		{"texture_12_on_11", texture_12_on_11},
-		{"texture_11_on_12", texture_11_on_12},
-		{"texture_11_on_13", texture_11_on_13},
-		{NULL, NULL},
-	};
-
-	return ts_main_suite(argc, argv, scenarios, &suite);
+	return ad_main(argc, argv, "texture and surface descriptors", cases);
 }

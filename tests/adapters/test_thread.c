@@ -55,77 +55,50 @@ static int thread_exports(void)
 
 /* ---- checks ---- */
 
-static void check_on_13(int abi)
+static void check_on_13(const struct ts_child *c)
 {
-	struct ts_child c;
-
-	if (!ad_run_reported(abi, 13, "thread_calls", &c))
-		return;
-	AD_EXPECT_VALUE(&c, "exit.rc", cudaSuccess);
-	AD_CALLED(&c, "exit", "cudaDeviceReset");
-	AD_EXPECT_VALUE(&c, "sync.rc", cudaSuccess);
-	AD_CALLED(&c, "sync", "cudaDeviceSynchronize");
-	AD_CALLED(&c, "setlimit", "cudaDeviceSetLimit");
-	AD_EXPECT_VALUE(&c, "setlimit.arg0", cudaLimitMallocHeapSize);
-	AD_EXPECT_VALUE(&c, "setlimit.arg1", 1 << 20);
-	AD_CALLED(&c, "getlimit", "cudaDeviceGetLimit");
-	AD_EXPECT_VALUE(&c, "getlimit.arg1", cudaLimitStackSize);
-	AD_EXPECT_VALUE(&c, "getlimit.value", 1000 + cudaLimitStackSize);
-	AD_CALLED(&c, "getcache", "cudaDeviceGetCacheConfig");
-	AD_EXPECT_VALUE(&c, "getcache.value", cudaFuncCachePreferEqual);
-	AD_CALLED(&c, "setcache", "cudaDeviceSetCacheConfig");
-	AD_EXPECT_VALUE(&c, "setcache.arg0", cudaFuncCachePreferL1);
+	AD_EXPECT_VALUE(c, "exit.rc", cudaSuccess);
+	AD_CALLED(c, "exit", "cudaDeviceReset");
+	AD_EXPECT_VALUE(c, "sync.rc", cudaSuccess);
+	AD_CALLED(c, "sync", "cudaDeviceSynchronize");
+	AD_CALLED(c, "setlimit", "cudaDeviceSetLimit");
+	AD_EXPECT_VALUE(c, "setlimit.arg0", cudaLimitMallocHeapSize);
+	AD_EXPECT_VALUE(c, "setlimit.arg1", 1 << 20);
+	AD_CALLED(c, "getlimit", "cudaDeviceGetLimit");
+	AD_EXPECT_VALUE(c, "getlimit.arg1", cudaLimitStackSize);
+	AD_EXPECT_VALUE(c, "getlimit.value", 1000 + cudaLimitStackSize);
+	AD_CALLED(c, "getcache", "cudaDeviceGetCacheConfig");
+	AD_EXPECT_VALUE(c, "getcache.value", cudaFuncCachePreferEqual);
+	AD_CALLED(c, "setcache", "cudaDeviceSetCacheConfig");
+	AD_EXPECT_VALUE(c, "setcache.arg0", cudaFuncCachePreferL1);
 }
 
-static void test_12_on_13(void)
+static void check_12_on_12_forwards(const struct ts_child *c)
 {
-	check_on_13(12);
+	AD_CALLED(c, "sync", "cudaThreadSynchronize");
+	AD_NOT_CALLED(c, "sync", "cudaDeviceSynchronize");
+	AD_CALLED(c, "setcache", "cudaThreadSetCacheConfig");
 }
 
-static void test_11_on_13(void)
+static void check_13_exports_none(const struct ts_child *c)
 {
-	check_on_13(11);
+	for (size_t i = 0; i < sizeof thread_names / sizeof *thread_names; i++)
+		AD_STEP_VALUE(c, thread_names[i], "exported", 0);
 }
 
-static void test_12_on_12_forwards(void)
-{
-	struct ts_child c;
-
-	if (!ad_run_reported(12, 12, "thread_calls", &c))
-		return;
-	AD_CALLED(&c, "sync", "cudaThreadSynchronize");
-	AD_NOT_CALLED(&c, "sync", "cudaDeviceSynchronize");
-	AD_CALLED(&c, "setcache", "cudaThreadSetCacheConfig");
-}
-
-static void test_13_exports_none(void)
-{
-	struct ts_child c;
-
-	if (!ad_run_reported(13, 13, "thread_exports", &c))
-		return;
-	for (size_t i = 0; i < sizeof thread_names / sizeof *thread_names; i++) {
-		char key[64];
-
-		snprintf(key, sizeof key, "%s.exported", thread_names[i]);
-		AD_EXPECT_VALUE(&c, key, 0);
-	}
-}
-
-static const struct ts_test tests[] = {
-	{"12 cudaThread* on 13: cudaDevice*", test_12_on_13},
-	{"11 cudaThread* on 13: cudaDevice*", test_11_on_13},
-	{"12 cudaThread* on 12: forwards", test_12_on_12_forwards},
-	{"13-ABI stub exports no cudaThread*", test_13_exports_none},
-	{NULL, NULL},
+static const struct ad_case cases[] = {
+	AD_TEST("12 cudaThread* on 13: cudaDevice*"),
+	AD_REPORTED(12, "13", thread_calls, check_on_13),
+	AD_TEST("11 cudaThread* on 13: cudaDevice*"),
+	AD_REPORTED(11, "13", thread_calls, check_on_13),
+	AD_TEST("12 cudaThread* on 12: forwards"),
+	AD_REPORTED(12, "12", thread_calls, check_12_on_12_forwards),
+	AD_TEST("13-ABI stub exports no cudaThread*"),
+	AD_REPORTED(13, "13", thread_exports, check_13_exports_none),
+	AD_END,
 };
-
-static const struct ts_suite suite = {"cudaThread* adapters", NULL, NULL, tests};
 
 int main(int argc, char **argv)
 {
-	static const struct ts_scenario scenarios[] = {
-		{"thread_calls", thread_calls}, {"thread_exports", thread_exports}, {NULL, NULL}};
-
-	return ts_main_suite(argc, argv, scenarios, &suite);
+	return ad_main(argc, argv, "cudaThread* adapters", cases);
 }

@@ -139,20 +139,6 @@ FAKE_EXPORT cudaError_t cudaStreamUpdateCaptureDependencies_ptsz(cudaStream_t st
 }
 #endif
 
-#if CUDART_VERSION >= 13000 || (CUDART_VERSION >= 12000 && !defined(FAKE_NO_EDGE_DATA))
-/* ---- the edge-data forms: 12.3+'s _v2, 13's plain names ---- */
-
-static cudaError_t update_with_data(const char *name, cudaStream_t stream,
-				    cudaGraphNode_t *dependencies,
-				    const cudaGraphEdgeData *dependencyData, size_t numDependencies,
-				    unsigned int flags)
-{
-	record_graph_call(name, stream, dependencies, NULL, dependencyData, numDependencies);
-	fake_graph_last.flags = flags;
-	return cudaSuccess;
-}
-#endif
-
 #if CUDART_VERSION >= 12000
 /* ---- the generic node functions (12.2 and later) ---- */
 
@@ -195,156 +181,103 @@ FAKE_EXPORT cudaError_t cudaGraphAddNode(cudaGraphNode_t *pGraphNode, cudaGraph_
 			nodeParams);
 }
 
-#ifndef FAKE_NO_EDGE_DATA
-FAKE_EXPORT cudaError_t cudaGraphAddDependencies_v2(cudaGraph_t graph, const cudaGraphNode_t *from,
-						    const cudaGraphNode_t *to,
-						    const cudaGraphEdgeData *edgeData,
-						    size_t numDependencies)
-{
-	return record_graph_call("cudaGraphAddDependencies_v2", graph, from, to, edgeData,
-				 numDependencies);
-}
-
-FAKE_EXPORT cudaError_t cudaGraphRemoveDependencies_v2(cudaGraph_t graph,
-						       const cudaGraphNode_t *from,
-						       const cudaGraphNode_t *to,
-						       const cudaGraphEdgeData *edgeData,
-						       size_t numDependencies)
-{
-	return record_graph_call("cudaGraphRemoveDependencies_v2", graph, from, to, edgeData,
-				 numDependencies);
-}
-
-FAKE_EXPORT cudaError_t cudaGraphGetEdges_v2(cudaGraph_t graph, cudaGraphNode_t *from,
-					     cudaGraphNode_t *to, cudaGraphEdgeData *edgeData,
-					     size_t *numEdges)
-{
-	return answer_edges("cudaGraphGetEdges_v2", graph, (void **)from, (void **)to,
-			    (unsigned char *)edgeData, numEdges);
-}
-
-FAKE_EXPORT cudaError_t cudaGraphNodeGetDependencies_v2(cudaGraphNode_t node,
-							cudaGraphNode_t *pDependencies,
-							cudaGraphEdgeData *edgeData,
-							size_t *pNumDependencies)
-{
-	return answer_edges("cudaGraphNodeGetDependencies_v2", node, (void **)pDependencies, NULL,
-			    (unsigned char *)edgeData, pNumDependencies);
-}
-
-FAKE_EXPORT cudaError_t cudaGraphNodeGetDependentNodes_v2(cudaGraphNode_t node,
-							  cudaGraphNode_t *pDependentNodes,
-							  cudaGraphEdgeData *edgeData,
-							  size_t *pNumDependentNodes)
-{
-	return answer_edges("cudaGraphNodeGetDependentNodes_v2", node, (void **)pDependentNodes,
-			    NULL, (unsigned char *)edgeData, pNumDependentNodes);
-}
-
-FAKE_EXPORT cudaError_t cudaStreamUpdateCaptureDependencies_v2(
-	cudaStream_t stream, cudaGraphNode_t *dependencies, const cudaGraphEdgeData *dependencyData,
-	size_t numDependencies, unsigned int flags)
-{
-	return update_with_data("cudaStreamUpdateCaptureDependencies_v2", stream, dependencies,
-				dependencyData, numDependencies, flags);
-}
-
-FAKE_EXPORT cudaError_t cudaStreamUpdateCaptureDependencies_v2_ptsz(
-	cudaStream_t stream, cudaGraphNode_t *dependencies, const cudaGraphEdgeData *dependencyData,
-	size_t numDependencies, unsigned int flags);
-FAKE_EXPORT cudaError_t cudaStreamUpdateCaptureDependencies_v2_ptsz(
-	cudaStream_t stream, cudaGraphNode_t *dependencies, const cudaGraphEdgeData *dependencyData,
-	size_t numDependencies, unsigned int flags)
-{
-	return update_with_data("cudaStreamUpdateCaptureDependencies_v2_ptsz", stream, dependencies,
-				dependencyData, numDependencies, flags);
-}
-
-FAKE_EXPORT cudaError_t cudaGraphAddNode_v2(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
-					    const cudaGraphNode_t *pDependencies,
-					    const cudaGraphEdgeData *dependencyData,
-					    size_t numDependencies,
-					    struct cudaGraphNodeParams *nodeParams)
-{
-	return add_node("cudaGraphAddNode_v2", pGraphNode, graph, pDependencies, dependencyData,
-			numDependencies, nodeParams);
-}
-#endif
 #endif
 
+/* ---- the edge-data forms: 12.3+'s _v2, 13's plain names ---- */
+/* The same prototypes under two names: each is defined once, under this
+ * major's name (EDGE_FORM: the name and its tail, "" or _ptsz), and logs
+ * that name. */
 #if CUDART_VERSION >= 13000
-FAKE_EXPORT cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t *from,
-						 const cudaGraphNode_t *to,
-						 const cudaGraphEdgeData *edgeData,
-						 size_t numDependencies)
+#define EDGE_FORM(name, tail) name##tail
+#elif CUDART_VERSION >= 12000 && !defined(FAKE_NO_EDGE_DATA)
+#define EDGE_FORM(name, tail) name##_v2##tail
+#endif
+
+#ifdef EDGE_FORM
+static cudaError_t update_with_data(const char *name, cudaStream_t stream,
+				    cudaGraphNode_t *dependencies,
+				    const cudaGraphEdgeData *dependencyData, size_t numDependencies,
+				    unsigned int flags)
 {
-	return record_graph_call("cudaGraphAddDependencies", graph, from, to, edgeData,
-				 numDependencies);
+	record_graph_call(name, stream, dependencies, NULL, dependencyData, numDependencies);
+	fake_graph_last.flags = flags;
+	return cudaSuccess;
 }
 
-FAKE_EXPORT cudaError_t cudaGraphRemoveDependencies(cudaGraph_t graph, const cudaGraphNode_t *from,
-						    const cudaGraphNode_t *to,
-						    const cudaGraphEdgeData *edgeData,
-						    size_t numDependencies)
+FAKE_EXPORT cudaError_t EDGE_FORM(cudaGraphAddDependencies, )(cudaGraph_t graph,
+							      const cudaGraphNode_t *from,
+							      const cudaGraphNode_t *to,
+							      const cudaGraphEdgeData *edgeData,
+							      size_t numDependencies)
 {
-	return record_graph_call("cudaGraphRemoveDependencies", graph, from, to, edgeData,
-				 numDependencies);
+	return record_graph_call(__func__, graph, from, to, edgeData, numDependencies);
 }
 
-FAKE_EXPORT cudaError_t cudaGraphGetEdges(cudaGraph_t graph, cudaGraphNode_t *from,
-					  cudaGraphNode_t *to, cudaGraphEdgeData *edgeData,
-					  size_t *numEdges)
+FAKE_EXPORT cudaError_t EDGE_FORM(cudaGraphRemoveDependencies, )(cudaGraph_t graph,
+								 const cudaGraphNode_t *from,
+								 const cudaGraphNode_t *to,
+								 const cudaGraphEdgeData *edgeData,
+								 size_t numDependencies)
 {
-	return answer_edges("cudaGraphGetEdges", graph, (void **)from, (void **)to,
-			    (unsigned char *)edgeData, numEdges);
+	return record_graph_call(__func__, graph, from, to, edgeData, numDependencies);
 }
 
-FAKE_EXPORT cudaError_t cudaGraphNodeGetDependencies(cudaGraphNode_t node,
-						     cudaGraphNode_t *pDependencies,
-						     cudaGraphEdgeData *edgeData,
-						     size_t *pNumDependencies)
-{
-	return answer_edges("cudaGraphNodeGetDependencies", node, (void **)pDependencies, NULL,
-			    (unsigned char *)edgeData, pNumDependencies);
-}
-
-FAKE_EXPORT cudaError_t cudaGraphNodeGetDependentNodes(cudaGraphNode_t node,
-						       cudaGraphNode_t *pDependentNodes,
+FAKE_EXPORT cudaError_t EDGE_FORM(cudaGraphGetEdges, )(cudaGraph_t graph, cudaGraphNode_t *from,
+						       cudaGraphNode_t *to,
 						       cudaGraphEdgeData *edgeData,
-						       size_t *pNumDependentNodes)
+						       size_t *numEdges)
 {
-	return answer_edges("cudaGraphNodeGetDependentNodes", node, (void **)pDependentNodes, NULL,
+	return answer_edges(__func__, graph, (void **)from, (void **)to, (unsigned char *)edgeData,
+			    numEdges);
+}
+
+FAKE_EXPORT cudaError_t EDGE_FORM(cudaGraphNodeGetDependencies, )(cudaGraphNode_t node,
+								  cudaGraphNode_t *pDependencies,
+								  cudaGraphEdgeData *edgeData,
+								  size_t *pNumDependencies)
+{
+	return answer_edges(__func__, node, (void **)pDependencies, NULL, (unsigned char *)edgeData,
+			    pNumDependencies);
+}
+
+FAKE_EXPORT cudaError_t
+EDGE_FORM(cudaGraphNodeGetDependentNodes, )(cudaGraphNode_t node, cudaGraphNode_t *pDependentNodes,
+					    cudaGraphEdgeData *edgeData, size_t *pNumDependentNodes)
+{
+	return answer_edges(__func__, node, (void **)pDependentNodes, NULL,
 			    (unsigned char *)edgeData, pNumDependentNodes);
 }
 
-FAKE_EXPORT cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t stream,
-							    cudaGraphNode_t *dependencies,
-							    const cudaGraphEdgeData *dependencyData,
-							    size_t numDependencies,
-							    unsigned int flags)
-{
-	return update_with_data("cudaStreamUpdateCaptureDependencies", stream, dependencies,
-				dependencyData, numDependencies, flags);
-}
-
-FAKE_EXPORT cudaError_t cudaStreamUpdateCaptureDependencies_ptsz(
-	cudaStream_t stream, cudaGraphNode_t *dependencies, const cudaGraphEdgeData *dependencyData,
-	size_t numDependencies, unsigned int flags);
-FAKE_EXPORT cudaError_t cudaStreamUpdateCaptureDependencies_ptsz(
+FAKE_EXPORT cudaError_t EDGE_FORM(cudaStreamUpdateCaptureDependencies, )(
 	cudaStream_t stream, cudaGraphNode_t *dependencies, const cudaGraphEdgeData *dependencyData,
 	size_t numDependencies, unsigned int flags)
 {
-	return update_with_data("cudaStreamUpdateCaptureDependencies_ptsz", stream, dependencies,
-				dependencyData, numDependencies, flags);
+	return update_with_data(__func__, stream, dependencies, dependencyData, numDependencies,
+				flags);
 }
 
-FAKE_EXPORT cudaError_t cudaGraphAddNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
-					 const cudaGraphNode_t *pDependencies,
+/* no header declares the _ptsz form */
+FAKE_EXPORT cudaError_t EDGE_FORM(cudaStreamUpdateCaptureDependencies,
+				  _ptsz)(cudaStream_t stream, cudaGraphNode_t *dependencies,
 					 const cudaGraphEdgeData *dependencyData,
-					 size_t numDependencies,
-					 struct cudaGraphNodeParams *nodeParams)
+					 size_t numDependencies, unsigned int flags);
+FAKE_EXPORT cudaError_t EDGE_FORM(cudaStreamUpdateCaptureDependencies,
+				  _ptsz)(cudaStream_t stream, cudaGraphNode_t *dependencies,
+					 const cudaGraphEdgeData *dependencyData,
+					 size_t numDependencies, unsigned int flags)
 {
-	return add_node("cudaGraphAddNode", pGraphNode, graph, pDependencies, dependencyData,
-			numDependencies, nodeParams);
+	return update_with_data(__func__, stream, dependencies, dependencyData, numDependencies,
+				flags);
+}
+
+FAKE_EXPORT cudaError_t EDGE_FORM(cudaGraphAddNode, )(cudaGraphNode_t *pGraphNode,
+						      cudaGraph_t graph,
+						      const cudaGraphNode_t *pDependencies,
+						      const cudaGraphEdgeData *dependencyData,
+						      size_t numDependencies,
+						      struct cudaGraphNodeParams *nodeParams)
+{
+	return add_node(__func__, pGraphNode, graph, pDependencies, dependencyData, numDependencies,
+			nodeParams);
 }
 #endif

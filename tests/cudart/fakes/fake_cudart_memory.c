@@ -263,117 +263,73 @@ static cudaError_t capture_info_edges(const char *name, cudaStream_t stream,
 }
 #endif
 
-/* ---- 12 ---- */
+/* ---- 12 and 13: the cudaMemLocation and edge-data forms ---- */
+/* 12.4's cudaMemAdvise_v2, cudaMemPrefetchAsync_v2[_ptsz] and
+ * cudaStreamGetCaptureInfo_v3[_ptsz] have the prototypes of 13's plain
+ * names: each is defined once, under this major's name (LOCATION_FORM,
+ * EDGES_FORM: the name and its tail, "" or _ptsz), and logs that name. */
 #if FAKE_MAJOR == 12
+#define LOCATION_FORM(name, tail) name##_v2##tail
+#define EDGES_FORM(name, tail)	  name##_v3##tail
+#elif FAKE_MAJOR >= 13
+#define LOCATION_FORM(name, tail) name##tail
+#define EDGES_FORM(name, tail)	  name##tail
+#endif
 
-FAKE_EXPORT cudaError_t cudaMemAdvise_v2(const void *devPtr, size_t count,
-					 enum cudaMemoryAdvise advice,
-					 struct cudaMemLocation location)
+#if FAKE_MAJOR >= 12
+FAKE_EXPORT cudaError_t LOCATION_FORM(cudaMemAdvise, )(const void *devPtr, size_t count,
+						       enum cudaMemoryAdvise advice,
+						       struct cudaMemLocation location)
 {
-	keep("cudaMemAdvise_v2",
+	keep(__func__,
 	     (long long[]){P(devPtr), (long long)count, advice, location.type, location.id}, 5);
 	return cudaSuccess;
 }
 
-FAKE_EXPORT cudaError_t cudaMemPrefetchAsync_v2(const void *devPtr, size_t count,
-						struct cudaMemLocation location, unsigned int flags,
-						cudaStream_t stream)
+static cudaError_t prefetch_location(const char *name, const void *devPtr, size_t count,
+				     struct cudaMemLocation location, unsigned int flags,
+				     cudaStream_t stream)
 {
-	keep("cudaMemPrefetchAsync_v2",
+	keep(name,
 	     (long long[]){P(devPtr), (long long)count, location.type, location.id, flags,
 			   P(stream)},
 	     6);
 	return cudaSuccess;
 }
 
-FAKE_EXPORT cudaError_t cudaMemPrefetchAsync_v2_ptsz(const void *devPtr, size_t count,
-						     struct cudaMemLocation location,
-						     unsigned int flags, cudaStream_t stream)
+FAKE_EXPORT cudaError_t LOCATION_FORM(cudaMemPrefetchAsync, )(const void *devPtr, size_t count,
+							      struct cudaMemLocation location,
+							      unsigned int flags,
+							      cudaStream_t stream)
 {
-	keep("cudaMemPrefetchAsync_v2_ptsz",
-	     (long long[]){P(devPtr), (long long)count, location.type, location.id, flags,
-			   P(stream)},
-	     6);
-	return cudaSuccess;
+	return prefetch_location(__func__, devPtr, count, location, flags, stream);
 }
 
-FAKE_EXPORT cudaError_t cudaStreamGetCaptureInfo_v3(cudaStream_t stream,
-						    enum cudaStreamCaptureStatus *status,
-						    unsigned long long *id, cudaGraph_t *graph,
-						    const cudaGraphNode_t **deps,
-						    const cudaGraphEdgeData **edges, size_t *num)
+FAKE_EXPORT cudaError_t LOCATION_FORM(cudaMemPrefetchAsync, _ptsz)(const void *devPtr, size_t count,
+								   struct cudaMemLocation location,
+								   unsigned int flags,
+								   cudaStream_t stream)
 {
-	return capture_info_edges("cudaStreamGetCaptureInfo_v3", stream, status, id, graph, deps,
-				  edges, num);
+	return prefetch_location(__func__, devPtr, count, location, flags, stream);
 }
 
-FAKE_EXPORT cudaError_t cudaStreamGetCaptureInfo_v3_ptsz(cudaStream_t stream,
-							 enum cudaStreamCaptureStatus *status,
-							 unsigned long long *id, cudaGraph_t *graph,
-							 const cudaGraphNode_t **deps,
-							 const cudaGraphEdgeData **edges,
-							 size_t *num)
+FAKE_EXPORT cudaError_t EDGES_FORM(cudaStreamGetCaptureInfo, )(
+	cudaStream_t stream, enum cudaStreamCaptureStatus *status, unsigned long long *id,
+	cudaGraph_t *graph, const cudaGraphNode_t **deps, const cudaGraphEdgeData **edges,
+	size_t *num)
 {
-	return capture_info_edges("cudaStreamGetCaptureInfo_v3_ptsz", stream, status, id, graph,
-				  deps, edges, num);
+	return capture_info_edges(__func__, stream, status, id, graph, deps, edges, num);
 }
 
-#endif /* 12 */
-
-/* ---- 13 ---- */
-#if FAKE_MAJOR >= 13
-
-FAKE_EXPORT cudaError_t cudaMemAdvise(const void *devPtr, size_t count,
-				      enum cudaMemoryAdvise advice, struct cudaMemLocation location)
+FAKE_EXPORT cudaError_t EDGES_FORM(cudaStreamGetCaptureInfo,
+				   _ptsz)(cudaStream_t stream, enum cudaStreamCaptureStatus *status,
+					  unsigned long long *id, cudaGraph_t *graph,
+					  const cudaGraphNode_t **deps,
+					  const cudaGraphEdgeData **edges, size_t *num)
 {
-	keep("cudaMemAdvise",
-	     (long long[]){P(devPtr), (long long)count, advice, location.type, location.id}, 5);
-	return cudaSuccess;
+	return capture_info_edges(__func__, stream, status, id, graph, deps, edges, num);
 }
-
-FAKE_EXPORT cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count,
-					     struct cudaMemLocation location, unsigned int flags,
-					     cudaStream_t stream)
-{
-	keep("cudaMemPrefetchAsync",
-	     (long long[]){P(devPtr), (long long)count, location.type, location.id, flags,
-			   P(stream)},
-	     6);
-	return cudaSuccess;
-}
-
-FAKE_EXPORT cudaError_t cudaMemPrefetchAsync_ptsz(const void *devPtr, size_t count,
-						  struct cudaMemLocation location,
-						  unsigned int flags, cudaStream_t stream)
-{
-	keep("cudaMemPrefetchAsync_ptsz",
-	     (long long[]){P(devPtr), (long long)count, location.type, location.id, flags,
-			   P(stream)},
-	     6);
-	return cudaSuccess;
-}
-
-FAKE_EXPORT cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream,
-						 enum cudaStreamCaptureStatus *status,
-						 unsigned long long *id, cudaGraph_t *graph,
-						 const cudaGraphNode_t **deps,
-						 const cudaGraphEdgeData **edges, size_t *num)
-{
-	return capture_info_edges("cudaStreamGetCaptureInfo", stream, status, id, graph, deps,
-				  edges, num);
-}
-
-FAKE_EXPORT cudaError_t cudaStreamGetCaptureInfo_ptsz(cudaStream_t stream,
-						      enum cudaStreamCaptureStatus *status,
-						      unsigned long long *id, cudaGraph_t *graph,
-						      const cudaGraphNode_t **deps,
-						      const cudaGraphEdgeData **edges, size_t *num)
-{
-	return capture_info_edges("cudaStreamGetCaptureInfo_ptsz", stream, status, id, graph, deps,
-				  edges, num);
-}
-
-#endif /* 13 */
+#endif /* 12 and 13 */
 
 /* ---- graph instantiation and update ---- */
 #if FAKE_MAJOR == 11

@@ -91,23 +91,25 @@ FAKE_EXPORT cudaError_t cudaChooseDevice(int *device, const struct cudaDevicePro
 	return cudaSuccess;
 }
 
+/* A getter of one struct: logs name, keeps the handle asked about, and
+ * fills the caller's struct of size bytes with the pattern. */
+static cudaError_t get_struct(const char *name, const void *handle, void *out, size_t size)
+{
+	fake_cudart_record(name);
+	receive(handle, 0);
+	if (!out)
+		return cudaErrorInvalidValue;
+	fill_pattern(out, size);
+	return cudaSuccess;
+}
+
 FAKE_EXPORT cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes,
 						 const void *ptr)
 {
-	fake_cudart_record("cudaPointerGetAttributes");
-	receive(ptr, 0);
-	if (!attributes)
-		return cudaErrorInvalidValue;
-	fill_pattern(attributes, sizeof *attributes);
-	return cudaSuccess;
+	return get_struct("cudaPointerGetAttributes", ptr, attributes, sizeof *attributes);
 }
 
 FAKE_EXPORT cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func)
 {
-	fake_cudart_record("cudaFuncGetAttributes");
-	receive(func, 0);
-	if (!attr)
-		return cudaErrorInvalidValue;
-	fill_pattern(attr, sizeof *attr);
-	return cudaSuccess;
+	return get_struct("cudaFuncGetAttributes", func, attr, sizeof *attr);
 }
