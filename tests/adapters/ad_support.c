@@ -167,8 +167,9 @@ static void run_case(const struct ad_case *k)
 	free(child);
 }
 
-/* Every CUnit test: the cases under the AD_TEST of the test's own name
- * (a CUnit test function takes no argument). */
+/* Every CUnit test: the row of the test's own name, its one case
+ * (AD_REPORTED) or the cases under it (AD_TEST); a CUnit test function
+ * takes no argument. */
 static void run_test(void)
 {
 	const char *name = CU_get_current_test()->pName;
@@ -180,20 +181,25 @@ static void run_test(void)
 		k++;
 	}
 	if (!k->test) {
-		CU_FAIL("no AD_TEST of this name");
+		CU_FAIL("no test of this name in the cases");
 		return;
 	}
-	for (k++; k->scenario; k++)
+	if (k->scenario) {
+		run_case(k);
+		return;
+	}
+	for (k++; k->scenario && !k->test; k++)
 		run_case(k);
 }
 
-/* How many rows of cases before AD_END are headings (want_test) or cases. */
+/* How many rows of cases before AD_END name a test (want_test) or a
+ * scenario; an AD_REPORTED row does both. */
 static size_t count_rows(const struct ad_case *cases, int want_test)
 {
 	size_t n = 0;
 
 	for (; cases->test || cases->scenario; cases++)
-		n += !!cases->test == want_test;
+		n += want_test ? !!cases->test : !!cases->scenario;
 	return n;
 }
 
@@ -210,11 +216,12 @@ int ad_main(int argc, char **argv, const char *suite_name, const struct ad_case 
 	suite_cases = cases;
 	/* a scenario named by several cases is listed each time: the child
 	 * runs the first of that name, the same function */
-	for (; cases->test || cases->scenario; cases++)
+	for (; cases->test || cases->scenario; cases++) {
 		if (cases->test)
 			tests[t++] = (struct ts_test){cases->test, run_test};
-		else
+		if (cases->scenario)
 			scenarios[s++] = (struct ts_scenario){cases->scenario, cases->run};
+	}
 	rc = ts_main_suite(argc, argv, scenarios, &suite);
 	free(tests);
 	free(scenarios);

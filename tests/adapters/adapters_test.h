@@ -53,7 +53,7 @@
 /*
  * A suite is one table of cases, each written once: it gives both the
  * child's scenario dispatch and the CUnit tests. AD_TEST names a CUnit test,
- * made of the cases after it up to the next AD_TEST; each case runs its
+ * made of the cases after it up to the next test's row; each case runs its
  * scenario in a child with the stub of ABI stub_abi over the fake runtime
  * fake ("11", "12", "13", or a variant: "12.2", a 12.x without the
  * edge-data _v2 forms; "11-plain", an 11.x without the _v2 texture forms).
@@ -61,15 +61,16 @@
  *
  *   AD_CHECKED(stub_abi, fake, scenario): the scenario checks in the child,
  *     and the parent asserts that every expectation held and it exited 0;
- *   AD_REPORTED(stub_abi, fake, scenario, check): the scenario reports to
- *     the parent (CUDASTUB_DEBUG=1), which asserts that it exited 0 and
- *     then runs check on its output.
+ *   AD_REPORTED(name, stub_abi, fake, scenario, check): a CUnit test of
+ *     its own, of this one case: the scenario reports to the parent
+ *     (CUDASTUB_DEBUG=1), which asserts that it exited 0 and then runs
+ *     check on its output.
  *
  * The table ends in AD_END. A scenario named by several cases is one
  * function: it reads the case's majors with ad_stub_abi and ad_fake_major.
  */
 struct ad_case {
-	const char *test; /* AD_TEST: the CUnit test's name; NULL in a case */
+	const char *test; /* the CUnit test's name; NULL in AD_CHECKED */
 	int stub_abi;
 	const char *fake;
 	const char *scenario;
@@ -84,10 +85,10 @@ struct ad_case {
 	{                                                                                          \
 		.stub_abi = (abi), .fake = (fake_name), .scenario = #fn, .run = fn                 \
 	}
-#define AD_REPORTED(abi, fake_name, fn, check_fn)                                                  \
+#define AD_REPORTED(name, abi, fake_name, fn, check_fn)                                            \
 	{                                                                                          \
-		.stub_abi = (abi), .fake = (fake_name), .scenario = #fn, .run = fn,                \
-		.check = check_fn                                                                  \
+		.test = (name), .stub_abi = (abi), .fake = (fake_name), .scenario = #fn,           \
+		.run = fn, .check = check_fn                                                       \
 	}
 #define AD_END                                                                                     \
 	{                                                                                          \
@@ -97,6 +98,12 @@ struct ad_case {
 /* main() of a suite: the child's scenario or, without --child, the CUnit
  * suite suite_name of cases' tests (ts_main). */
 int ad_main(int argc, char **argv, const char *suite_name, const struct ad_case *cases);
+/* The main of a suite's binary, ending its file (without a semicolon). */
+#define AD_MAIN(suite_name, cases)                                                                 \
+	int main(int argc, char **argv)                                                            \
+	{                                                                                          \
+		return ad_main(argc, argv, suite_name, cases);                                     \
+	}
 
 /* Expectations on a reported case's output; failures name the case. */
 #define AD_EXPECT_VALUE(c, key, want) ad_expect_value_at(__FILE__, __LINE__, (c), (key), (want))

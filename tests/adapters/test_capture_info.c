@@ -240,28 +240,19 @@ static void check_11_three_outputs_on_11_forwards(const struct ts_child *c)
 }
 
 static const struct ad_case cases[] = {
-	AD_TEST("13 on 12: _v3"),
-	AD_REPORTED(13, "12", capture_13, check_13_on_12_takes_v3),
-	AD_TEST("13 on 11: _v2, plain edges"),
-	AD_REPORTED(13, "11", capture_13, check_edges_on_11),
-	AD_TEST("12 _v3 on 11: _v2, plain edges"),
-	AD_REPORTED(12, "11", capture_v3, check_edges_on_11),
-	AD_TEST("12 _v3 on 13: 13's"),
-	AD_REPORTED(12, "13", capture_v3, check_12_v3_on_13_takes_13s),
-	AD_TEST("12 _v2 on 13: 13's, no edge data"),
-	AD_REPORTED(12, "13", capture_v2, check_v2_on_13),
-	AD_TEST("11 _v2 on 13: 13's, no edge data"),
-	AD_REPORTED(11, "13", capture_v2, check_v2_on_13),
-	AD_TEST("11 three outputs on 13"),
-	AD_REPORTED(11, "13", capture_three, check_11_three_outputs_on_13),
-	AD_TEST("11 three outputs on 12: _v2"),
-	AD_REPORTED(11, "12", capture_three, check_11_three_outputs_on_12_takes_v2),
-	AD_TEST("11 three outputs on 11: forwards"),
-	AD_REPORTED(11, "11", capture_three, check_11_three_outputs_on_11_forwards),
+	AD_REPORTED("13 on 12: _v3", 13, "12", capture_13, check_13_on_12_takes_v3),
+	AD_REPORTED("13 on 11: _v2, plain edges", 13, "11", capture_13, check_edges_on_11),
+	AD_REPORTED("12 _v3 on 11: _v2, plain edges", 12, "11", capture_v3, check_edges_on_11),
+	AD_REPORTED("12 _v3 on 13: 13's", 12, "13", capture_v3, check_12_v3_on_13_takes_13s),
+	AD_REPORTED("12 _v2 on 13: 13's, no edge data", 12, "13", capture_v2, check_v2_on_13),
+	AD_REPORTED("11 _v2 on 13: 13's, no edge data", 11, "13", capture_v2, check_v2_on_13),
+	AD_REPORTED("11 three outputs on 13", 11, "13", capture_three,
+		    check_11_three_outputs_on_13),
+	AD_REPORTED("11 three outputs on 12: _v2", 11, "12", capture_three,
+		    check_11_three_outputs_on_12_takes_v2),
+	AD_REPORTED("11 three outputs on 11: forwards", 11, "11", capture_three,
+		    check_11_three_outputs_on_11_forwards),
 	AD_END,
 };
 
-int main(int argc, char **argv)
-{
-	return ad_main(argc, argv, "capture info adapters", cases);
-}
+AD_MAIN("capture info adapters", cases)

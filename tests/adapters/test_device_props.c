@@ -612,7 +612,4 @@ static const struct ad_case cases[] = {
 	AD_END,
 };
 
-int main(int argc, char **argv)
-{
-	return ad_main(argc, argv, "device properties", cases);
-}
+AD_MAIN("device properties", cases)

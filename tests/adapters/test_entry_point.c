@@ -118,22 +118,18 @@ static void check_11_on_12_4_takes_status_form(const struct ts_child *c)
 }
 
 static const struct ad_case cases[] = {
-	AD_TEST("13 on 11: status from 11's answer"),
-	AD_REPORTED(13, "11", entry_status, check_status_on_11),
-	AD_TEST("12 on 11: status from 11's answer"),
-	AD_REPORTED(12, "11", entry_status, check_status_on_11),
-	AD_TEST("11 on 13: ByVersion 11080"),
-	AD_REPORTED(11, "13", entry_11, check_11_on_13_pins_its_version),
-	AD_TEST("11 on 12.4: status form"),
-	AD_REPORTED(11, "12", entry_11, check_11_on_12_4_takes_status_form),
-	AD_TEST("12 on 13: ByVersion 12040"),
-	AD_REPORTED(12, "13", entry_status, check_12_on_13_pins_its_version),
-	AD_TEST("13 on 13: forwarded"),
-	AD_REPORTED(13, "13", entry_status, check_13_on_13_forwards),
+	AD_REPORTED("13 on 11: status from 11's answer", 13, "11", entry_status,
+		    check_status_on_11),
+	AD_REPORTED("12 on 11: status from 11's answer", 12, "11", entry_status,
+		    check_status_on_11),
+	AD_REPORTED("11 on 13: ByVersion 11080", 11, "13", entry_11,
+		    check_11_on_13_pins_its_version),
+	AD_REPORTED("11 on 12.4: status form", 11, "12", entry_11,
+		    check_11_on_12_4_takes_status_form),
+	AD_REPORTED("12 on 13: ByVersion 12040", 12, "13", entry_status,
+		    check_12_on_13_pins_its_version),
+	AD_REPORTED("13 on 13: forwarded", 13, "13", entry_status, check_13_on_13_forwards),
 	AD_END,
 };
 
-int main(int argc, char **argv)
-{
-	return ad_main(argc, argv, "driver entry point adapters", cases);
-}
+AD_MAIN("driver entry point adapters", cases)

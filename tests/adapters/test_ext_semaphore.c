@@ -121,22 +121,13 @@ static void reaches_plain_names(const struct ts_child *c)
 }
 
 static const struct ad_case cases[] = {
-	AD_TEST("13 on 12: _v2"),
-	AD_REPORTED(13, "12", semaphores_13, reaches_v2_names),
-	AD_TEST("13 on 11: _v2"),
-	AD_REPORTED(13, "11", semaphores_13, reaches_v2_names),
-	AD_TEST("12 _v2 on 13: plain names"),
-	AD_REPORTED(12, "13", semaphores_v2, reaches_plain_names),
-	AD_TEST("11 _v2 on 13: plain names"),
-	AD_REPORTED(11, "13", semaphores_v2, reaches_plain_names),
-	AD_TEST("12 _v2 on 11: _v2"),
-	AD_REPORTED(12, "11", semaphores_v2, reaches_v2_names),
-	AD_TEST("11 _v2 on 12: _v2"),
-	AD_REPORTED(11, "12", semaphores_v2, reaches_v2_names),
+	AD_REPORTED("13 on 12: _v2", 13, "12", semaphores_13, reaches_v2_names),
+	AD_REPORTED("13 on 11: _v2", 13, "11", semaphores_13, reaches_v2_names),
+	AD_REPORTED("12 _v2 on 13: plain names", 12, "13", semaphores_v2, reaches_plain_names),
+	AD_REPORTED("11 _v2 on 13: plain names", 11, "13", semaphores_v2, reaches_plain_names),
+	AD_REPORTED("12 _v2 on 11: _v2", 12, "11", semaphores_v2, reaches_v2_names),
+	AD_REPORTED("11 _v2 on 12: _v2", 11, "12", semaphores_v2, reaches_v2_names),
 	AD_END,
 };
 
-int main(int argc, char **argv)
-{
-	return ad_main(argc, argv, "external semaphore adapters", cases);
-}
+AD_MAIN("external semaphore adapters", cases)

@@ -155,7 +155,4 @@ static const struct ad_case cases[] = {
 	AD_END,
 };
 
-int main(int argc, char **argv)
-{
-	return ad_main(argc, argv, "external memory descriptors", cases);
-}
+AD_MAIN("external memory descriptors", cases)

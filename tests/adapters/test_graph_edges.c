@@ -334,7 +334,4 @@ static const struct ad_case cases[] = {
 	AD_END,
 };
 
-int main(int argc, char **argv)
-{
-	return ad_main(argc, argv, "graph edges", cases);
-}
+AD_MAIN("graph edges", cases)

@@ -282,7 +282,4 @@ static const struct ad_case cases[] = {
 	AD_END,
 };
 
-int main(int argc, char **argv)
-{
-	return ad_main(argc, argv, "graph nodes and capture dependencies", cases);
-}
+AD_MAIN("graph nodes and capture dependencies", cases)

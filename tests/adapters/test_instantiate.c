@@ -179,28 +179,25 @@ static void check_two_via_result_info(const struct ts_child *c)
 }
 
 static const struct ad_case cases[] = {
-	AD_TEST("13 cudaGraphInstantiate on 11: WithFlags"),
-	AD_REPORTED(13, "11", instantiate_flags, check_flags_on_11),
-	AD_TEST("12 cudaGraphInstantiate on 11: WithFlags"),
-	AD_REPORTED(12, "11", instantiate_flags, check_flags_on_11),
-	AD_TEST("11 cudaGraphInstantiate on 13: WithParams"),
-	AD_REPORTED(11, "13", instantiate_log, check_log_via_params),
-	AD_TEST("11 cudaGraphInstantiate on 12: WithParams"),
-	AD_REPORTED(11, "12", instantiate_log, check_log_via_params),
-	AD_TEST("11 cudaGraphInstantiate on 11: forwards"),
-	AD_REPORTED(11, "11", instantiate_log, check_11_on_11_forwards),
-	AD_TEST("13 cudaGraphExecUpdate on 11: two outputs"),
-	AD_REPORTED(13, "11", update_info, check_info_on_11),
-	AD_TEST("12 cudaGraphExecUpdate on 11: two outputs"),
-	AD_REPORTED(12, "11", update_info, check_info_on_11),
-	AD_TEST("11 cudaGraphExecUpdate on 13: resultInfo"),
-	AD_REPORTED(11, "13", update_two, check_two_via_result_info),
-	AD_TEST("11 cudaGraphExecUpdate on 12: resultInfo"),
-	AD_REPORTED(11, "12", update_two, check_two_via_result_info),
+	AD_REPORTED("13 cudaGraphInstantiate on 11: WithFlags", 13, "11", instantiate_flags,
+		    check_flags_on_11),
+	AD_REPORTED("12 cudaGraphInstantiate on 11: WithFlags", 12, "11", instantiate_flags,
+		    check_flags_on_11),
+	AD_REPORTED("11 cudaGraphInstantiate on 13: WithParams", 11, "13", instantiate_log,
+		    check_log_via_params),
+	AD_REPORTED("11 cudaGraphInstantiate on 12: WithParams", 11, "12", instantiate_log,
+		    check_log_via_params),
+	AD_REPORTED("11 cudaGraphInstantiate on 11: forwards", 11, "11", instantiate_log,
+		    check_11_on_11_forwards),
+	AD_REPORTED("13 cudaGraphExecUpdate on 11: two outputs", 13, "11", update_info,
+		    check_info_on_11),
+	AD_REPORTED("12 cudaGraphExecUpdate on 11: two outputs", 12, "11", update_info,
+		    check_info_on_11),
+	AD_REPORTED("11 cudaGraphExecUpdate on 13: resultInfo", 11, "13", update_two,
+		    check_two_via_result_info),
+	AD_REPORTED("11 cudaGraphExecUpdate on 12: resultInfo", 11, "12", update_two,
+		    check_two_via_result_info),
 	AD_END,
 };
 
-int main(int argc, char **argv)
-{
-	return ad_main(argc, argv, "graph instantiation and update adapters", cases);
-}
+AD_MAIN("graph instantiation and update adapters", cases)

@@ -148,6 +148,8 @@ static void test_give_old_to_new(void)
 	CU_ASSERT_TRUE(all_equal(room, 40, sizeof room - 40, 0xcc));
 }
 
+TS_TEST(test_give_old_to_new, "give: old to new (moved, grown, nested, added)");
+
 static void test_give_new_to_old(void)
 {
 	unsigned char src[40], room[32];
@@ -161,6 +163,8 @@ static void test_give_new_to_old(void)
 	CU_ASSERT_EQUAL(get(room, 16, 8), 0x4455); /* tag widened */
 	CU_ASSERT_TRUE(all_equal(room, 24, 8, 0)); /* lost (only old), padding */
 }
+
+TS_TEST(test_give_new_to_old, "give: new to old (shrunk, padding not carried)");
 
 /* Giving: GIVEN and REFUSE refuse a non-zero value the runtime cannot
  * hold; DROP leaves it out. Nothing is written when refused. */
@@ -198,6 +202,8 @@ static void test_give_refusals(void)
 	}
 }
 
+TS_TEST(test_give_refusals, "give: policies refuse or drop, nothing written");
+
 /* Reporting (the runtime's struct back to the caller): GIVEN leaves out
  * what the caller cannot hold, REFUSE still refuses, DROP drops. */
 static void test_report_policies(void)
@@ -229,6 +235,8 @@ static void test_report_policies(void)
 	CU_ASSERT_EQUAL(get(dst, 24, 2), 0x5566);
 	CU_ASSERT_PTR_NULL(cudastub_layout_give(&shape_old, src, &shape_new, dst));
 }
+
+TS_TEST(test_report_policies, "report: policies in the other direction");
 
 /* The runtime's answer to a query fills a field its struct lacks: asked
  * with the enumerator of the runtime's (source) headers and the argument
@@ -263,6 +271,8 @@ static void test_report_queries(void)
 	CU_ASSERT_EQUAL(get(dst, 20, 4), 0);
 }
 
+TS_TEST(test_report_queries, "report: fields asked of the runtime");
+
 /* Round trip: a value every layout can hold comes back as it was. */
 static void test_round_trip(void)
 {
@@ -278,19 +288,6 @@ static void test_round_trip(void)
 	CU_ASSERT_TRUE(all_equal(back, 36, 4, 0));
 }
 
-static const struct ts_test tests[] = {
-	{"give: old to new (moved, grown, nested, added)", test_give_old_to_new},
-	{"give: new to old (shrunk, padding not carried)", test_give_new_to_old},
-	{"give: policies refuse or drop, nothing written", test_give_refusals},
-	{"report: policies in the other direction", test_report_policies},
-	{"report: fields asked of the runtime", test_report_queries},
-	{"round trip through an older layout", test_round_trip},
-	{NULL, NULL},
-};
+TS_TEST(test_round_trip, "round trip through an older layout");
 
-static const struct ts_suite suite = {"layout engine: hand-built tables", NULL, NULL, tests};
-
-int main(int argc, char **argv)
-{
-	return ts_main_suite(argc, argv, NULL, &suite);
-}
+TS_MAIN_SUITE("layout engine: hand-built tables", NULL, NULL, NULL)

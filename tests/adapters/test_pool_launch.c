@@ -259,7 +259,4 @@ static const struct ad_case cases[] = {
 	AD_END,
 };
 
-int main(int argc, char **argv)
-{
-	return ad_main(argc, argv, "pool properties and launch attributes", cases);
-}
+AD_MAIN("pool properties and launch attributes", cases)

@@ -93,7 +93,4 @@ static const struct ad_case cases[] = {
 	AD_END,
 };
 
-int main(int argc, char **argv)
-{
-	return ad_main(argc, argv, "struct layouts", cases);
-}
+AD_MAIN("struct layouts", cases)

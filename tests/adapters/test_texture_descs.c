@@ -312,7 +312,4 @@ static const struct ad_case cases[] = {
 	AD_END,
 };
 
-int main(int argc, char **argv)
-{
-	return ad_main(argc, argv, "texture and surface descriptors", cases);
-}
+AD_MAIN("texture and surface descriptors", cases)

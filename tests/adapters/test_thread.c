@@ -87,18 +87,13 @@ static void check_13_exports_none(const struct ts_child *c)
 }
 
 static const struct ad_case cases[] = {
-	AD_TEST("12 cudaThread* on 13: cudaDevice*"),
-	AD_REPORTED(12, "13", thread_calls, check_on_13),
-	AD_TEST("11 cudaThread* on 13: cudaDevice*"),
-	AD_REPORTED(11, "13", thread_calls, check_on_13),
-	AD_TEST("12 cudaThread* on 12: forwards"),
-	AD_REPORTED(12, "12", thread_calls, check_12_on_12_forwards),
-	AD_TEST("13-ABI stub exports no cudaThread*"),
-	AD_REPORTED(13, "13", thread_exports, check_13_exports_none),
+	AD_REPORTED("12 cudaThread* on 13: cudaDevice*", 12, "13", thread_calls, check_on_13),
+	AD_REPORTED("11 cudaThread* on 13: cudaDevice*", 11, "13", thread_calls, check_on_13),
+	AD_REPORTED("12 cudaThread* on 12: forwards", 12, "12", thread_calls,
+		    check_12_on_12_forwards),
+	AD_REPORTED("13-ABI stub exports no cudaThread*", 13, "13", thread_exports,
+		    check_13_exports_none),
 	AD_END,
 };
 
-int main(int argc, char **argv)
-{
-	return ad_main(argc, argv, "cudaThread* adapters", cases);
-}
+AD_MAIN("cudaThread* adapters", cases)
