@@ -91,14 +91,6 @@ static void test_same_exports(void)
 	ts_names_free(&files);
 }
 
-static const struct ts_test tests[] = {
-	{"every stub exports what the native build's exports", test_same_exports},
-	{NULL, NULL},
-};
+TS_TEST(test_same_exports, "every stub exports what the native build's exports");
 
-static const struct ts_suite suite = {"cross build exports", NULL, NULL, tests};
-
-int main(int argc, char **argv)
-{
-	return ts_main_suite(argc, argv, NULL, &suite);
-}
+TS_MAIN_SUITE("cross build exports", NULL, NULL, NULL)

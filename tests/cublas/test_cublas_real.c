@@ -442,6 +442,8 @@ static void test_statuses_and_handles(void)
 	}
 }
 
+TS_TEST(test_statuses_and_handles, "status strings and handle creation: the library's own");
+
 static void test_gating(void)
 {
 	static const char *const functions[] = {"cublasSgemm_v2", "cublasSgemm_v2_64",
@@ -471,6 +473,8 @@ static void test_gating(void)
 		printf("\n");
 	}
 }
+
+TS_TEST(test_gating, "functions a release lacks: 15; the rest the library's");
 
 /* Whether the list "CB_SIZES=a,b,..." holds entry as a whole item. */
 static int has_entry(const char *list, const char *entry)
@@ -562,6 +566,8 @@ static void test_library_sized(void)
 	}
 }
 
+TS_TEST(test_library_sized, "library_sized descriptors: nothing written past the size");
+
 static void test_no_library(void)
 {
 	static const char none[] = "/nonexistent/cudastub-no-cublas";
@@ -601,6 +607,8 @@ static void test_no_library(void)
 		printf("  %s: %s\n", a->prefix, value(&ts_through, "string.1"));
 	}
 }
+
+TS_TEST(test_no_library, "no library: the stub's codes, probes 0, none found");
 
 /* Names `nm -D --undefined-only lib` lists with the version node node. */
 static int imported_from(struct ts_names *s, const char *lib, const char *node)
@@ -690,25 +698,12 @@ static void test_exports(void)
 	}
 }
 
-static const struct ts_test tests[] = {
-	{"status strings and handle creation: the library's own", test_statuses_and_handles},
-	{"functions a release lacks: 15; the rest the library's", test_gating},
-	{"library_sized descriptors: nothing written past the size", test_library_sized},
-	{"no library: the stub's codes, probes 0, none found", test_no_library},
-	{"exports: each release's, and what libcublas calls in cuBLASLt", test_exports},
-	{NULL, NULL},
-};
+TS_TEST(test_exports, "exports: each release's, and what libcublas calls in cuBLASLt");
 
-static const struct ts_suite suite = {"cuBLAS and cuBLASLt: real libraries, no GPU", NULL, NULL,
-				      tests};
+static const struct ts_scenario scenarios[] = {{"calls", calls_child},
+					       {"missing", missing_child},
+					       {"gating", gating_child},
+					       {"sized", sized_child},
+					       {NULL, NULL}};
 
-int main(int argc, char **argv)
-{
-	static const struct ts_scenario scenarios[] = {{"calls", calls_child},
-						       {"missing", missing_child},
-						       {"gating", gating_child},
-						       {"sized", sized_child},
-						       {NULL, NULL}};
-
-	return ts_main_suite(argc, argv, scenarios, &suite);
-}
+TS_MAIN_SUITE("cuBLAS and cuBLASLt: real libraries, no GPU", NULL, NULL, scenarios)

@@ -95,6 +95,8 @@ static void test_json_with_driver(void)
 	jv_free(doc);
 }
 
+TS_TEST(test_json_with_driver, "JSON with a 12.4 driver: 12040 and why 12.4");
+
 static void test_json_without_driver(void)
 {
 	const struct jv *l;
@@ -115,6 +117,8 @@ static void test_json_without_driver(void)
 	CU_ASSERT_PTR_NOT_NULL(jv_str(l, "driver_missing"));
 	jv_free(doc);
 }
+
+TS_TEST(test_json_without_driver, "JSON without a driver: 0, null, 13.0");
 
 static void test_text(void)
 {
@@ -145,16 +149,6 @@ static void test_text(void)
 	CU_ASSERT_PTR_NULL(strstr(out.out, "driver: CUDA"));
 }
 
-static const struct ts_test tests[] = {
-	{"JSON with a 12.4 driver: 12040 and why 12.4", test_json_with_driver},
-	{"JSON without a driver: 0, null, 13.0", test_json_without_driver},
-	{"text: a driver line for the runtime", test_text},
-	{NULL, NULL},
-};
+TS_TEST(test_text, "text: a driver line for the runtime");
 
-static const struct ts_suite suite = {"cudastub info: driver and choice", NULL, NULL, tests};
-
-int main(int argc, char **argv)
-{
-	return ts_main_suite(argc, argv, NULL, &suite);
-}
+TS_MAIN_SUITE("cudastub info: driver and choice", NULL, NULL, NULL)

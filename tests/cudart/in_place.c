@@ -126,6 +126,8 @@ static void test_sweep(void)
 		ts_not_applicable("no real runtime to compare with");
 }
 
+TS_TEST(test_sweep, "cudaCreateChannelDesc as NVIDIA's runtime, for a sweep");
+
 static void test_constructor(void)
 {
 	char dir[PATH_MAX], env_path[PATH_MAX + 32];
@@ -143,19 +145,9 @@ static void test_constructor(void)
 	CU_ASSERT_EQUAL(ts_number(&c, "state"), CUDASTUB_STATE_NOT_TRIED);
 }
 
-static const struct ts_test tests[] = {
-	{"cudaCreateChannelDesc as NVIDIA's runtime, for a sweep", test_sweep},
-	{"a constructor calling it loads nothing", test_constructor},
-	{NULL, NULL},
-};
+TS_TEST(test_constructor, "a constructor calling it loads nothing");
 
-static const struct ts_suite suite = {"cudart: pure functions answered in place", NULL, NULL,
-				      tests};
+static const struct ts_scenario scenarios[] = {
+	{"sweep", sweep_child}, {"constructor", constructor_child}, {NULL, NULL}};
 
-int main(int argc, char **argv)
-{
-	static const struct ts_scenario scenarios[] = {
-		{"sweep", sweep_child}, {"constructor", constructor_child}, {NULL, NULL}};
-
-	return ts_main_suite(argc, argv, scenarios, &suite);
-}
+TS_MAIN_SUITE("cudart: pure functions answered in place", NULL, NULL, scenarios)

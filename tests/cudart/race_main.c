@@ -293,30 +293,21 @@ static void test_function_storm(void)
 	       values);
 }
 
-static const struct ts_test tests[] = {
-	{"first call while a C constructor calls the stub", test_c_constructor},
-	{"first call while an nvcc-built library registers", test_nvcc_constructor},
-	{"libraries with kernels loaded by 8 threads during first calls", test_plugin_storm},
-	{"fork before and after the first call", test_fork_before_and_after},
-	{"fork during a first-call storm, and in the widened window", test_fork_storm},
-	{"64 threads each making a different first call, 1000 processes", test_function_storm},
+TS_TEST(test_c_constructor, "first call while a C constructor calls the stub");
+TS_TEST(test_nvcc_constructor, "first call while an nvcc-built library registers");
+TS_TEST(test_plugin_storm, "libraries with kernels loaded by 8 threads during first calls");
+TS_TEST(test_fork_before_and_after, "fork before and after the first call");
+TS_TEST(test_fork_storm, "fork during a first-call storm, and in the widened window");
+TS_TEST(test_function_storm, "64 threads each making a different first call, 1000 processes");
+
+static const struct ts_scenario scenarios[] = {
+	{"loader_lock", race_scenario_loader_lock},
+	{"fork_before", race_scenario_fork_before},
+	{"fork_after", race_scenario_fork_after},
+	{"fork_storm", race_scenario_fork_storm},
+	{"plugin_storm", race_scenario_plugin_storm},
+	{"function_storm", race_scenario_function_storm},
 	{NULL, NULL},
 };
 
-static const struct ts_suite suite = {"cudart: first call against the loader lock and fork", NULL,
-				      suite_clean, tests};
-
-int main(int argc, char **argv)
-{
-	static const struct ts_scenario scenarios[] = {
-		{"loader_lock", race_scenario_loader_lock},
-		{"fork_before", race_scenario_fork_before},
-		{"fork_after", race_scenario_fork_after},
-		{"fork_storm", race_scenario_fork_storm},
-		{"plugin_storm", race_scenario_plugin_storm},
-		{"function_storm", race_scenario_function_storm},
-		{NULL, NULL},
-	};
-
-	return ts_main_suite(argc, argv, scenarios, &suite);
-}
+TS_MAIN_SUITE("cudart: first call against the loader lock and fork", NULL, suite_clean, scenarios)

@@ -170,6 +170,8 @@ static void test_versions(void)
 	       cudart / 1000, cudart % 1000 / 10, ts_number(&ts_direct, "create_rc"));
 }
 
+TS_TEST(test_versions, "versions as directly, CUDA release from cudnnGetCudartVersion");
+
 static void test_no_gpu(void)
 {
 	char real[PATH_MAX];
@@ -187,6 +189,8 @@ static void test_no_gpu(void)
 		TS_REAL_SAME("destroy_rc");
 }
 
+TS_TEST(test_no_gpu, "cudnnCreate without a GPU as directly");
+
 static void test_error_strings(void)
 {
 	char real[PATH_MAX];
@@ -202,6 +206,8 @@ static void test_error_strings(void)
 	CU_ASSERT_STRING_EQUAL(ts_text(&ts_direct, "err_1"), "CUDNN_UNKNOWN_STATUS");
 	printf("  %d codes: the same string through the stub as directly\n", n);
 }
+
+TS_TEST(test_error_strings, "every error string as directly, nothing loaded");
 
 /* The toolkit's cuDNN is CUDA 13's: a pin of 12 refuses it by its answer. */
 static void test_release(void)
@@ -224,6 +230,8 @@ static void test_release(void)
 	CU_ASSERT_EQUAL(ts_number(&ts_through, "state"), CUDASTUB_STATE_LOADED);
 	CU_ASSERT_EQUAL(ts_number(&ts_through, "major"), 13);
 }
+
+TS_TEST(test_release, "a pin of another CUDA major refuses it");
 
 static void no_library_string(const char *key, int code)
 {
@@ -271,17 +279,6 @@ static void test_no_library(void)
 	TS_REAL_SAME("err_1002");
 }
 
-static const struct ts_test tests[] = {
-	{"versions as directly, CUDA release from cudnnGetCudartVersion", test_versions},
-	{"cudnnCreate without a GPU as directly", test_no_gpu},
-	{"every error string as directly, nothing loaded", test_error_strings},
-	{"a pin of another CUDA major refuses it", test_release},
-	{"no library: documented codes, outputs 0, strings", test_no_library},
-	{NULL, NULL},
-};
+TS_TEST(test_no_library, "no library: documented codes, outputs 0, strings");
 
-int main(int argc, char **argv)
-{
-	return ts_real_main(argc, argv, "cuDNN through its stub, the real library", tests,
-			    calls_child);
-}
+TS_REAL_MAIN("cuDNN through its stub, the real library", calls_child)

@@ -160,6 +160,8 @@ static void test_versions(void)
 	versions_through(CF_STUB, CF_BUILD_ABI);
 }
 
+TS_TEST(test_versions, "versions and plans as directly, the right CUDA release");
+
 /* What the build's stub does with what a release may lack. */
 static void test_gating(void)
 {
@@ -197,6 +199,8 @@ static void test_gating(void)
 	}
 }
 
+TS_TEST(test_gating, "what a release lacks is refused, what it has answers");
+
 /* A pin takes the SONAME of its CUDA major: each fixture's folder on the
  * loader's path, the toolkit at the standard prefix. */
 static void test_pins(void)
@@ -224,6 +228,8 @@ static void test_pins(void)
 	}
 }
 
+TS_TEST(test_pins, "a pin takes the SONAME of its major");
+
 static void test_no_library(void)
 {
 	static const char *const refused[] = {"version_rc",	  "property_rc",    "create_rc",
@@ -250,6 +256,8 @@ static void test_no_library(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(ts_value(&ts_through, "error"), "CUDASTUB_CUFFT_PATH="));
 }
 
+TS_TEST(test_no_library, "no library: CUFFT_SETUP_FAILED, versions 0");
+
 /* The stubs of the 12.4 and 11.8 headers, on every release. */
 static void test_other_abis(void)
 {
@@ -275,17 +283,6 @@ static void test_other_abis(void)
 	}
 }
 
-static const struct ts_test tests[] = {
-	{"versions and plans as directly, the right CUDA release", test_versions},
-	{"what a release lacks is refused, what it has answers", test_gating},
-	{"a pin takes the SONAME of its major", test_pins},
-	{"no library: CUFFT_SETUP_FAILED, versions 0", test_no_library},
-	{"the 12.4- and 11.8-ABI stubs on every release", test_other_abis},
-	{NULL, NULL},
-};
+TS_TEST(test_other_abis, "the 12.4- and 11.8-ABI stubs on every release");
 
-int main(int argc, char **argv)
-{
-	return ts_real_main(argc, argv, "cuFFT through its stub, real libraries", tests,
-			    calls_child);
-}
+TS_REAL_MAIN("cuFFT through its stub, real libraries", calls_child)

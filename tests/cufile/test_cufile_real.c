@@ -129,6 +129,8 @@ static void test_real(void)
 	ts_real_fixture_pairs(&cufile, same_answers);
 }
 
+TS_TEST(test_real, "the driver's open and the version: what the library answers");
+
 static void no_library_codes(int abi)
 {
 	CU_ASSERT_EQUAL(ts_number(&ts_through, "open_err"), CU_FILE_DRIVER_NOT_INITIALIZED);
@@ -149,14 +151,6 @@ static void test_no_library(void)
 	ts_real_fixture_no_library(&cufile, no_library_codes);
 }
 
-static const struct ts_test tests[] = {
-	{"the driver's open and the version: what the library answers", test_real},
-	{"no library: CU_FILE_DRIVER_NOT_INITIALIZED, no crash", test_no_library},
-	{NULL, NULL},
-};
+TS_TEST(test_no_library, "no library: CU_FILE_DRIVER_NOT_INITIALIZED, no crash");
 
-int main(int argc, char **argv)
-{
-	return ts_real_main(argc, argv, "cuFile: real libraries through the stub", tests,
-			    calls_child);
-}
+TS_REAL_MAIN("cuFile: real libraries through the stub", calls_child)

@@ -227,6 +227,8 @@ static void test_real(void)
 	answers_through(CP_STUB, 13);
 }
 
+TS_TEST(test_real, "versions, strings, callbacks as directly, the right release");
+
 /* Without a library: the documented codes, the probe's output 0, the
  * names from the headers, and that none was found. */
 static void expect_no_library(int state, const char *error, const char *why)
@@ -269,6 +271,8 @@ static void test_no_library(void)
 				  "(CUDASTUB_CUPTI_MAJOR=11)");
 }
 
+TS_TEST(test_no_library, "no library: CUPTI_ERROR_NOT_INITIALIZED, names, no crash");
+
 /* The stubs of the 12 and 11 ABIs, on every release. */
 static void test_other_abis(void)
 {
@@ -276,22 +280,14 @@ static void test_other_abis(void)
 			   "the 12.4 and 11.8 headers and CUPTI fixtures");
 }
 
+TS_TEST(test_other_abis, "the 12.4- and 11.8-ABI stubs on every release");
+
 /* The sweep: every export, no library, the documented code, no crash. */
 static void test_cupti_sweep(void)
 {
 	ts_real_sweep(CP_STUB, CP_SYMBOLS, "CUDASTUB_CUPTI_PATH", CUPTI_ERROR_NOT_INITIALIZED);
 }
 
-static const struct ts_test tests[] = {
-	{"versions, strings, callbacks as directly, the right release", test_real},
-	{"no library: CUPTI_ERROR_NOT_INITIALIZED, names, no crash", test_no_library},
-	{"the 12.4- and 11.8-ABI stubs on every release", test_other_abis},
-	{"every export, no library: the code, no crash", test_cupti_sweep},
-	{NULL, NULL},
-};
+TS_TEST(test_cupti_sweep, "every export, no library: the code, no crash");
 
-int main(int argc, char **argv)
-{
-	return ts_real_main(argc, argv, "CUPTI through its stub, real libraries", tests,
-			    calls_child);
-}
+TS_REAL_MAIN("CUPTI through its stub, real libraries", calls_child)

@@ -394,6 +394,9 @@ static void test_versions_and_numbers(void)
 	calls_through(CR_STUB, 13);
 }
 
+TS_TEST(test_versions_and_numbers,
+	"versions, generators and host numbers as directly, the right release");
+
 /* Which libcurand.so.10 the stub takes with a library of one release in
  * the process, every release's folder on the path (13.0's first). */
 static void test_release(void)
@@ -438,6 +441,8 @@ static void test_release(void)
 	}
 }
 
+TS_TEST(test_release, "the process's CUDA release picks the libcurand.so.10");
+
 static void test_no_library(void)
 {
 	static const char *const refused[] = {
@@ -458,11 +463,15 @@ static void test_no_library(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(ts_value(&ts_through, "error"), "CUDASTUB_CURAND_PATH="));
 }
 
+TS_TEST(test_no_library, "no library: CURAND_STATUS_INITIALIZATION_FAILED, versions 0");
+
 /* The stubs of the 12.4 and 11.8 headers, on every release. */
 static void test_other_abis(void)
 {
 	ts_real_other_abis(CR_STUB_12, CR_STUB_11, calls_through, "the 12.4 and 11.8 headers");
 }
+
+TS_TEST(test_other_abis, "the 12.4- and 11.8-ABI stubs on every release");
 
 static int make_tmp(void)
 {
@@ -475,22 +484,7 @@ static int remove_tmp(void)
 	return 0;
 }
 
-static const struct ts_test tests[] = {
-	{"versions, generators and host numbers as directly, the right release",
-	 test_versions_and_numbers},
-	{"the process's CUDA release picks the libcurand.so.10", test_release},
-	{"no library: CURAND_STATUS_INITIALIZATION_FAILED, versions 0", test_no_library},
-	{"the 12.4- and 11.8-ABI stubs on every release", test_other_abis},
-	{NULL, NULL},
-};
+static const struct ts_scenario scenarios[] = {
+	{"calls", calls_child}, {"release", release_child}, {NULL, NULL}};
 
-static const struct ts_suite suite = {"cuRAND through its stub, real libraries", make_tmp,
-				      remove_tmp, tests};
-
-int main(int argc, char **argv)
-{
-	static const struct ts_scenario scenarios[] = {
-		{"calls", calls_child}, {"release", release_child}, {NULL, NULL}};
-
-	return ts_main_suite(argc, argv, scenarios, &suite);
-}
+TS_MAIN_SUITE("cuRAND through its stub, real libraries", make_tmp, remove_tmp, scenarios)

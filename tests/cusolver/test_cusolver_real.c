@@ -240,15 +240,21 @@ static void test_13_0(void)
 	same_cusolver(13);
 }
 
+TS_TEST(test_13_0, "13.0: the same answers, CUDA 13");
+
 static void test_12_4(void)
 {
 	same_cusolver(12);
 }
 
+TS_TEST(test_12_4, "12.4: the same answers, CUDA 12; 13.0's math mode not supported");
+
 static void test_11_8(void)
 {
 	same_cusolver(11);
 }
+
+TS_TEST(test_11_8, "11.8: the same answers, CUDA 11; 12.x's calls not supported");
 
 /* A pin, and both fixture releases on the path (first first): the major
  * loaded, and that the other release's file was skipped for the pin. */
@@ -290,6 +296,8 @@ static void test_release_lines(void)
 	pinned(12, 11, 12);
 }
 
+TS_TEST(test_release_lines, "libcusolver.so.11: CUDA 12's or 11's by its version");
+
 static void test_no_library(void)
 {
 	static const char *const env[] = {"CUDASTUB_CUSOLVER_PATH=/nonexistent/cudastub-none",
@@ -310,17 +318,6 @@ static void test_no_library(void)
 	CU_ASSERT_EQUAL(ts_number(&ts_through, "state"), CUDASTUB_STATE_OVERRIDE_FAILED);
 }
 
-static const struct ts_test tests[] = {
-	{"13.0: the same answers, CUDA 13", test_13_0},
-	{"12.4: the same answers, CUDA 12; 13.0's math mode not supported", test_12_4},
-	{"11.8: the same answers, CUDA 11; 12.x's calls not supported", test_11_8},
-	{"libcusolver.so.11: CUDA 12's or 11's by its version", test_release_lines},
-	{"no library: the codes, outputs 0", test_no_library},
-	{NULL, NULL},
-};
+TS_TEST(test_no_library, "no library: the codes, outputs 0");
 
-int main(int argc, char **argv)
-{
-	return ts_real_main(argc, argv, "cuSOLVER: the real libraries through the stub", tests,
-			    calls_child);
-}
+TS_REAL_MAIN("cuSOLVER: the real libraries through the stub", calls_child)

@@ -138,6 +138,8 @@ static void test_exports(void)
 	ts_names_free(&real);
 }
 
+TS_TEST(test_exports, "exports: its list, and every real export");
+
 /* The calls and the release of one stub on every real release. */
 static void calls_through(const char *stub, int abi)
 {
@@ -188,6 +190,8 @@ static void test_real(void)
 	calls_through(MG_STUB, 13);
 }
 
+TS_TEST(test_real, "calls as directly, the release of its cuBLAS");
+
 static void expect_no_library(int state, const char *why)
 {
 	static const char *const refused[] = {"create_rc", "grid_rc", "desc_rc"};
@@ -213,11 +217,15 @@ static void test_no_library(void)
 		expect_no_library(CUDASTUB_STATE_NOT_FOUND, "\"99\" is refused");
 }
 
+TS_TEST(test_no_library, "no library: CUSOLVER_STATUS_NOT_INITIALIZED, no output");
+
 /* The stubs of the 12.4 and 11.8 headers, on every release. */
 static void test_other_abis(void)
 {
 	ts_real_other_abis(MG_STUB_12, MG_STUB_11, calls_through, "the 12.4 and 11.8 headers");
 }
+
+TS_TEST(test_other_abis, "the 12.4- and 11.8-ABI stubs on every release");
 
 /* The shim under NVIDIA's SONAME, opened with no override: it finds the
  * real 13.0 library behind it (never itself) and answers as it does. */
@@ -246,6 +254,8 @@ static void test_shim(void)
 #endif
 }
 
+TS_TEST(test_shim, "the shim finds the real library behind it");
+
 /* The sweep: every export, no library, the documented code, no crash. */
 static void test_mg_sweep(void)
 {
@@ -253,18 +263,6 @@ static void test_mg_sweep(void)
 		      CUSOLVER_STATUS_NOT_INITIALIZED);
 }
 
-static const struct ts_test tests[] = {
-	{"exports: its list, and every real export", test_exports},
-	{"calls as directly, the release of its cuBLAS", test_real},
-	{"no library: CUSOLVER_STATUS_NOT_INITIALIZED, no output", test_no_library},
-	{"the 12.4- and 11.8-ABI stubs on every release", test_other_abis},
-	{"the shim finds the real library behind it", test_shim},
-	{"every export, no library: the code, no crash", test_mg_sweep},
-	{NULL, NULL},
-};
+TS_TEST(test_mg_sweep, "every export, no library: the code, no crash");
 
-int main(int argc, char **argv)
-{
-	return ts_real_main(argc, argv, "cuSOLVERMg through its stub, real libraries", tests,
-			    calls_child);
-}
+TS_REAL_MAIN("cuSOLVERMg through its stub, real libraries", calls_child)

@@ -228,15 +228,21 @@ static void test_13_0(void)
 	same_cusparse(13);
 }
 
+TS_TEST(test_13_0, "13.0: the same answers, CUDA 13");
+
 static void test_12_4(void)
 {
 	same_cusparse(12);
 }
 
+TS_TEST(test_12_4, "12.4: the same answers, CUDA 12");
+
 static void test_11_8(void)
 {
 	same_cusparse(11);
 }
+
+TS_TEST(test_11_8, "11.8: the same answers, CUDA 11; const descriptors not supported");
 
 /* Search with a pin and a path: the state, the major, and the outcome
  * text of the attempt whose path holds `tried` (checked when given). */
@@ -287,6 +293,8 @@ static void test_release_lines(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(ts_text(&ts_through, "path"), "/usr/local/cuda"));
 }
 
+TS_TEST(test_release_lines, "libcusparse.so.12: CUDA 13's or 12's by its version");
+
 /* One CUDA release per process: cuSOLVER 12.4 brings its cuSPARSE (and
  * nvJitLink 12) in, and the cuSPARSE stub, asked nothing, keeps to it
  * rather than take the toolkit's 13.0 from ld.so.cache. */
@@ -308,6 +316,8 @@ static void test_one_release(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(ts_text(&ts_through, "path"), dir));
 	CU_ASSERT_PTR_NOT_NULL(strstr(ts_text(&ts_through, "choice"), "CUDA 12"));
 }
+
+TS_TEST(test_one_release, "cuSOLVER 12.4 in the process: 12.4's cuSPARSE");
 
 static void test_no_library(void)
 {
@@ -345,23 +355,9 @@ static void test_no_library(void)
 	}
 }
 
-static const struct ts_test tests[] = {
-	{"13.0: the same answers, CUDA 13", test_13_0},
-	{"12.4: the same answers, CUDA 12", test_12_4},
-	{"11.8: the same answers, CUDA 11; const descriptors not supported", test_11_8},
-	{"libcusparse.so.12: CUDA 13's or 12's by its version", test_release_lines},
-	{"cuSOLVER 12.4 in the process: 12.4's cuSPARSE", test_one_release},
-	{"no library: the codes, outputs 0, names, why", test_no_library},
-	{NULL, NULL},
-};
+TS_TEST(test_no_library, "no library: the codes, outputs 0, names, why");
 
-static const struct ts_suite suite = {"cuSPARSE: the real libraries through the stub", NULL, NULL,
-				      tests};
+static const struct ts_scenario scenarios[] = {
+	{"calls", calls_child}, {"after_cusolver", after_cusolver_child}, {NULL, NULL}};
 
-int main(int argc, char **argv)
-{
-	static const struct ts_scenario scenarios[] = {
-		{"calls", calls_child}, {"after_cusolver", after_cusolver_child}, {NULL, NULL}};
-
-	return ts_main_suite(argc, argv, scenarios, &suite);
-}
+TS_MAIN_SUITE("cuSPARSE: the real libraries through the stub", NULL, NULL, scenarios)

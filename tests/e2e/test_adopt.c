@@ -170,6 +170,8 @@ static void test_legacy(void)
 	check_runs("legacy", "legacy_app");
 }
 
+TS_TEST(test_legacy, "legacy find_package(CUDA) paths, TVM's style");
+
 static void test_toolkit(void)
 {
 	if (!have_nvcc() || !build_project("toolkit"))
@@ -182,16 +184,6 @@ static void test_toolkit(void)
 		strstr(run_program("toolkit", "toolkit_app", NULL), "app 0 13000\n"));
 }
 
-static const struct ts_test tests[] = {
-	{"legacy find_package(CUDA) paths, TVM's style", test_legacy},
-	{"CUDA:: targets and a .cu program, PyTorch's style", test_toolkit},
-	{NULL, NULL},
-};
+TS_TEST(test_toolkit, "CUDA:: targets and a .cu program, PyTorch's style");
 
-static const struct ts_suite suite = {"e2e: CMake projects adopted with no edit", suite_init,
-				      suite_clean, tests};
-
-int main(int argc, char **argv)
-{
-	return ts_main_suite(argc, argv, NULL, &suite);
-}
+TS_MAIN_SUITE("e2e: CMake projects adopted with no edit", suite_init, suite_clean, NULL)

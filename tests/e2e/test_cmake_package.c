@@ -21,10 +21,7 @@
 #include "ts_child.h"
 #include "ts_driver.h"
 #include "ts_files.h"
-
-#ifndef E2E_SANITIZE
-#define E2E_SANITIZE ""
-#endif
+#include "e2e_tools.h"
 
 static char work[PATH_MAX];
 
@@ -277,19 +274,11 @@ static void test_pkg_config(void)
 	CU_ASSERT_STRING_EQUAL(c.out, "cudart 0 13000\n");
 }
 
-static const struct ts_test tests[] = {
-	{"find_package(cudastub): each target, cudastub_link, installed", test_package},
-	{"add_subdirectory(cudastub): the same", test_subdir},
-	{"FetchContent of cudastub: the same", test_fetch},
-	{"cudastub_link stops where it cannot swap", test_unreachable},
-	{"pkg-config: cudastub-cudart.pc builds and links", test_pkg_config},
-	{NULL, NULL},
-};
+TS_TEST(test_package, "find_package(cudastub): each target, cudastub_link, installed");
+TS_TEST(test_subdir, "add_subdirectory(cudastub): the same");
+TS_TEST(test_fetch, "FetchContent of cudastub: the same");
+TS_TEST(test_unreachable, "cudastub_link stops where it cannot swap");
+TS_TEST(test_pkg_config, "pkg-config: cudastub-cudart.pc builds and links");
 
-static const struct ts_suite suite = {"e2e: the CMake package, add_subdirectory and FetchContent",
-				      suite_init, suite_clean, tests};
-
-int main(int argc, char **argv)
-{
-	return ts_main_suite(argc, argv, NULL, &suite);
-}
+TS_MAIN_SUITE("e2e: the CMake package, add_subdirectory and FetchContent", suite_init, suite_clean,
+	      NULL)

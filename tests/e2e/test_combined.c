@@ -105,6 +105,9 @@ static void test_exports_are_the_stubs(void)
 	free_exports(&parts);
 }
 
+TS_TEST(test_exports_are_the_stubs,
+	"exports what the stubs export, each in its library's version node");
+
 /* The program's output, with LD_LIBRARY_PATH=folder when folder is set. */
 static int run(const char *program, const char *folder, struct ts_child *out)
 {
@@ -145,6 +148,8 @@ static void test_same_as_the_stubs(void)
 	CU_ASSERT_STRING_EQUAL(without_count(combined.out), without_count(separate.out));
 }
 
+TS_TEST(test_same_as_the_stubs, "a program linked against it prints what the separate stubs print");
+
 static void test_one_object_under_the_real_sonames(void)
 {
 	static const char *const sonames[] = {E2E_CUDART_SONAME, E2E_NVRTC_SONAME,
@@ -167,6 +172,9 @@ static void test_one_object_under_the_real_sonames(void)
 	CU_ASSERT_STRING_EQUAL(without_count(dropped_in.out), without_count(shims.out));
 	ts_remove_tree(folder);
 }
+
+TS_TEST(test_one_object_under_the_real_sonames,
+	"under the real SONAMEs: one object where the shims are three");
 
 /* cudastub patch --combined of the program linked against the shims,
  * whose symbols it needs by version (cudaGetErrorName@libcudart.so.13):
@@ -198,22 +206,7 @@ static void test_patched_combined(void)
 	ts_remove_tree(folder);
 }
 
-static const struct ts_test tests[] = {
-	{"exports what the stubs export, each in its library's version node",
-	 test_exports_are_the_stubs},
-	{"a program linked against it prints what the separate stubs print",
-	 test_same_as_the_stubs},
-	{"under the real SONAMEs: one object where the shims are three",
-	 test_one_object_under_the_real_sonames},
-	{"cudastub patch --combined of a program with versioned needs: it runs",
-	 test_patched_combined},
-	{NULL, NULL},
-};
+TS_TEST(test_patched_combined,
+	"cudastub patch --combined of a program with versioned needs: it runs");
 
-static const struct ts_suite suite = {"e2e: libcudastub_cu13.so, every stub in one file", NULL,
-				      NULL, tests};
-
-int main(int argc, char **argv)
-{
-	return ts_main_suite(argc, argv, NULL, &suite);
-}
+TS_MAIN_SUITE("e2e: libcudastub_cu13.so, every stub in one file", NULL, NULL, NULL)

@@ -330,6 +330,8 @@ static void test_every_block_marked_or_run(void)
 	CU_ASSERT(run >= 1);
 }
 
+TS_TEST(test_every_block_marked_or_run, "every shell block of the guide runs or says why not");
+
 /* Whether a block that runs needs the copy of the source tree. */
 static int runs_in_checkout(void)
 {
@@ -429,15 +431,6 @@ static void test_blocks_run(void)
 	CU_ASSERT_EQUAL(failed, 0);
 }
 
-static const struct ts_test tests[] = {
-	{"every shell block of the guide runs or says why not", test_every_block_marked_or_run},
-	{"every shell block not marked runs and exits 0", test_blocks_run},
-	{NULL, NULL},
-};
+TS_TEST(test_blocks_run, "every shell block not marked runs and exits 0");
 
-static const struct ts_suite suite = {"doc_blocks", suite_init, NULL, tests};
-
-int main(int argc, char **argv)
-{
-	return ts_main_suite(argc, argv, NULL, &suite);
-}
+TS_MAIN_SUITE("doc_blocks", suite_init, NULL, NULL)

@@ -186,14 +186,6 @@ static void test_documented_names_exist(void)
 	CU_ASSERT(names >= 20);
 }
 
-static const struct ts_test tests[] = {
-	{"every stub, target and package the docs name exists", test_documented_names_exist},
-	{NULL, NULL},
-};
+TS_TEST(test_documented_names_exist, "every stub, target and package the docs name exists");
 
-static const struct ts_suite suite = {"doc_names", NULL, NULL, tests};
-
-int main(int argc, char **argv)
-{
-	return ts_main_suite(argc, argv, NULL, &suite);
-}
+TS_MAIN_SUITE("doc_names", NULL, NULL, NULL)

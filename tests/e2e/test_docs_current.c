@@ -25,10 +25,7 @@ static void test_reference_is_current(void)
 	snprintf(data, sizeof data, "%s/data", src);
 	snprintf(committed, sizeof committed, "%s/docs/reference", src);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(tmp));
-	CU_ASSERT_EQUAL_FATAL(ts_run_program(render, NULL, NULL, &out), 0);
-	if (out.exit_code != 0)
-		fprintf(stderr, "gen_stubs.py docs exited %d:\n%s\n", out.exit_code, out.err);
-	CU_ASSERT_EQUAL_FATAL(out.exit_code, 0);
+	CU_ASSERT_FATAL(ts_run_program_ok(render, "gen_stubs.py docs", &out));
 	CU_ASSERT_EQUAL_FATAL(ts_run_program(diff, NULL, NULL, &out), 0);
 	if (out.exit_code != 0)
 		fprintf(stderr,
@@ -39,14 +36,6 @@ static void test_reference_is_current(void)
 	ts_remove_tree(tmp);
 }
 
-static const struct ts_test tests[] = {
-	{"the rendered tables equal the committed ones", test_reference_is_current},
-	{NULL, NULL},
-};
+TS_TEST(test_reference_is_current, "the rendered tables equal the committed ones");
 
-static const struct ts_suite suite = {"docs/reference is current", NULL, NULL, tests};
-
-int main(int argc, char **argv)
-{
-	return ts_main_suite(argc, argv, NULL, &suite);
-}
+TS_MAIN_SUITE("docs/reference is current", NULL, NULL, NULL)

@@ -36,13 +36,7 @@
 #include "ts_driver.h"
 #include "ts_files.h"
 #include "ts_release.h"
-
-#ifndef E2E_NVCC
-#define E2E_NVCC ""
-#endif
-#ifndef E2E_SANITIZE
-#define E2E_SANITIZE ""
-#endif
+#include "e2e_tools.h"
 
 enum { RUNS_PER_CASE = 60, EXIT_STATUS = 42, HANG_BOUND_S = 5 };
 
@@ -327,6 +321,8 @@ static void test_nvrtc(void)
 	race_scenario("NVRTC stub, libnvrtc 13", "race_nvrtc", "time_nvrtc", &env);
 }
 
+TS_TEST(test_nvrtc, "NVRTC stub");
+
 static void test_cudart_13(void)
 {
 	char lib[PATH_MAX];
@@ -337,6 +333,8 @@ static void test_cudart_13(void)
 	ts_env_add(&env, "CUDASTUB_CUDART_PATH=%s", lib);
 	race_scenario("runtime stub, libcudart 13, no driver", "race_cudart", "time_cudart", &env);
 }
+
+TS_TEST(test_cudart_13, "runtime stub, 13, no driver");
 
 static void test_cudart_12_driver(void)
 {
@@ -352,6 +350,8 @@ static void test_cudart_12_driver(void)
 		      &env);
 }
 
+TS_TEST(test_cudart_12_driver, "runtime stub, 12.4, driver 550");
+
 static void test_driver(void)
 {
 	char driver[PATH_MAX];
@@ -362,6 +362,8 @@ static void test_driver(void)
 	ts_env_add(&env, "CUDASTUB_CUDA_PATH=%s/libcuda.so.1", driver);
 	race_scenario("driver stub, driver 550", "race_driver", "time_driver", &env);
 }
+
+TS_TEST(test_driver, "driver stub, driver 550");
 
 /* The nvcc-built program times nothing itself: its first call is the
  * runtime stub's, which the race_cudart timer measures. */
@@ -405,6 +407,8 @@ static void test_nvcc_program(void)
 			t.first_signal, t.first_report);
 	CU_assertImplementation(t.exited_right == t.runs, __LINE__, msg, __FILE__, "", CU_FALSE);
 }
+
+TS_TEST(test_nvcc_program, "nvcc-built program");
 
 /* programs/exit_race.cu against the stub, with the build's sanitizer. */
 static int build_nvcc_program(void)
@@ -481,19 +485,4 @@ static int suite_clean(void)
 	return 0;
 }
 
-static const struct ts_test tests[] = {
-	{"NVRTC stub", test_nvrtc},
-	{"runtime stub, 13, no driver", test_cudart_13},
-	{"runtime stub, 12.4, driver 550", test_cudart_12_driver},
-	{"driver stub, driver 550", test_driver},
-	{"nvcc-built program", test_nvcc_program},
-	{NULL, NULL},
-};
-
-static const struct ts_suite suite = {"exit() during another thread's first call", suite_init,
-				      suite_clean, tests};
-
-int main(int argc, char **argv)
-{
-	return ts_main_suite(argc, argv, scenarios, &suite);
-}
+TS_MAIN_SUITE("exit() during another thread's first call", suite_init, suite_clean, scenarios)

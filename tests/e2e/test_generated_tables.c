@@ -125,6 +125,8 @@ static void test_table_codes(void)
 	}
 }
 
+TS_TEST(test_table_codes, "ABI tables show each stub's own codes");
+
 /* One ABI's lines of a file every ABI reads (its other lines are under
  * #if CUDASTUB_ABI_MAJOR), comments kept, as the compiler sees them. */
 static char *preprocess(const char *path, int major)
@@ -190,15 +192,6 @@ static void test_opaque_rows(void)
 	}
 }
 
-static const struct ts_test tests[] = {
-	{"ABI tables show each stub's own codes", test_table_codes},
-	{"each opaque export has a row of its own", test_opaque_rows},
-	{NULL, NULL},
-};
+TS_TEST(test_opaque_rows, "each opaque export has a row of its own");
 
-static const struct ts_suite suite = {"e2e: generated tables and fallbacks", NULL, NULL, tests};
-
-int main(int argc, char **argv)
-{
-	return ts_main_suite(argc, argv, NULL, &suite);
-}
+TS_MAIN_SUITE("e2e: generated tables and fallbacks", NULL, NULL, NULL)

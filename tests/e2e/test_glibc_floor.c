@@ -95,6 +95,8 @@ static void test_every_file_is_found(void)
 	CU_ASSERT(file_count < MAX_FILES);
 }
 
+TS_TEST(test_every_file_is_found, "the installed stubs and shims are found");
+
 static void test_no_glibc_version_above_2_17(void)
 {
 	static struct ts_child out;
@@ -125,6 +127,8 @@ static void test_no_glibc_version_above_2_17(void)
 		CU_ASSERT(newest > 0 && newest <= 21700);
 	}
 }
+
+TS_TEST(test_no_glibc_version_above_2_17, "no glibc symbol version above 2.17");
 
 static int allowed_library(const char *name)
 {
@@ -181,6 +185,8 @@ static void test_needs_only_the_policys_libraries(void)
 	}
 }
 
+TS_TEST(test_needs_only_the_policys_libraries, "only manylinux2014's libraries");
+
 static void test_installed_without_debug_information(void)
 {
 	static struct ts_child out;
@@ -193,6 +199,8 @@ static void test_installed_without_debug_information(void)
 		CU_ASSERT_PTR_NOT_NULL(strstr(out.out, ".dynsym"));
 	}
 }
+
+TS_TEST(test_installed_without_debug_information, "installed without debug information");
 
 #ifdef E2E_OLD_GLIBC_PROBE
 /* The installed 13-ABI stub `name` (lib<name>_stub_cu13-<tag>.so), or
@@ -276,6 +284,8 @@ static void test_stubs_run_under_glibc_2_31(void)
 	CU_ASSERT_EQUAL(ts_number(&out, "first"), 0);
 }
 
+TS_TEST(test_stubs_run_under_glibc_2_31, "the stubs run under glibc 2.31");
+
 /* The installed command under glibc 2.31 (its own dynamic loader and
  * libraries only): it starts, and reads a stub and its search. */
 static void test_command_runs_under_glibc_2_31(void)
@@ -302,19 +312,6 @@ static void test_command_runs_under_glibc_2_31(void)
 #endif
 }
 
-static const struct ts_test tests[] = {
-	{"the installed stubs and shims are found", test_every_file_is_found},
-	{"no glibc symbol version above 2.17", test_no_glibc_version_above_2_17},
-	{"only manylinux2014's libraries", test_needs_only_the_policys_libraries},
-	{"installed without debug information", test_installed_without_debug_information},
-	{"the stubs run under glibc 2.31", test_stubs_run_under_glibc_2_31},
-	{"the command runs under glibc 2.31", test_command_runs_under_glibc_2_31},
-	{NULL, NULL},
-};
+TS_TEST(test_command_runs_under_glibc_2_31, "the command runs under glibc 2.31");
 
-static const struct ts_suite suite = {"glibc_floor", suite_init, suite_clean, tests};
-
-int main(int argc, char **argv)
-{
-	return ts_main_suite(argc, argv, NULL, &suite);
-}
+TS_MAIN_SUITE("glibc_floor", suite_init, suite_clean, NULL)

@@ -257,17 +257,8 @@ out:
 		ts_remove_tree(hw.work);
 }
 
-static const struct ts_test tests[] = {
-	{"as shipped, through the shim, preloaded: the same, or it starts", test_configurations},
-	{NULL, NULL},
-};
+TS_TEST(test_configurations, "as shipped, through the shim, preloaded: the same, or it starts");
 
-static const struct ts_suite suite = {"hwloc's CUDA plugin (CUDA 11.8), five machines", NULL, NULL,
-				      tests};
+static const struct ts_scenario scenarios[] = {{"lstopo", lstopo_child}, {NULL, NULL}};
 
-int main(int argc, char **argv)
-{
-	static const struct ts_scenario scenarios[] = {{"lstopo", lstopo_child}, {NULL, NULL}};
-
-	return ts_main_suite(argc, argv, scenarios, &suite);
-}
+TS_MAIN_SUITE("hwloc's CUDA plugin (CUDA 11.8), five machines", NULL, NULL, scenarios)

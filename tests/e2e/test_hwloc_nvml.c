@@ -162,6 +162,8 @@ out:
 		ts_remove_tree(hw.work);
 }
 
+TS_TEST(test_hwloc, "starts without NVML, prints what it prints with it");
+
 /* The plugin as shipped, with the NVML shim first on the loader's path:
  * the shim skips itself and finds the real library after it, or none. */
 static void test_shim(void)
@@ -201,15 +203,6 @@ out:
 		ts_remove_tree(hw.work);
 }
 
-static const struct ts_test tests[] = {
-	{"starts without NVML, prints what it prints with it", test_hwloc},
-	{"as shipped, through the NVML shim", test_shim},
-	{NULL, NULL},
-};
+TS_TEST(test_shim, "as shipped, through the NVML shim");
 
-static const struct ts_suite suite = {"hwloc's NVML plugin, patched", NULL, NULL, tests};
-
-int main(int argc, char **argv)
-{
-	return ts_main_suite(argc, argv, NULL, &suite);
-}
+TS_MAIN_SUITE("hwloc's NVML plugin, patched", NULL, NULL, NULL)

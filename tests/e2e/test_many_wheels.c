@@ -204,6 +204,8 @@ static void test_as_built(void)
 	}
 }
 
+TS_TEST(test_as_built, "as built: each wheel calls through its own stub, both orders");
+
 /* The unpacked wheel patched: pkgnv's module gets the stub of its ABI in
  * the wheel's stub folder, and opens beside every other wheel. */
 static void test_patched(void)
@@ -240,6 +242,8 @@ static void test_patched(void)
 	CU_ASSERT_FATAL(ts_run_program(check, NULL, NULL, &c) == 0);
 	CU_ASSERT_EQUAL(c.exit_code, 0);
 }
+
+TS_TEST(test_patched, "an unpacked wheel patched: its stub beside every other wheel's");
 
 /* A .whl patched whole: demo-1.0 ships pkg13 (linked to the stub it ships),
  * pkgnv, linked to NVIDIA's runtime that auditwheel grafted as
@@ -307,6 +311,8 @@ static void test_whl(void)
 	CU_ASSERT_EQUAL(c.exit_code, 0);
 }
 
+TS_TEST(test_whl, "a .whl patched whole: its stub folder, no grafted runtime, no old stub");
+
 /* Another set of exports, another tag: the generator run on the records
  * with a function new in the 13.0 runtime taken out (as a build from
  * another minor's headers would have it) names the 13 ABI's runtime stub
@@ -333,20 +339,8 @@ static void test_tags_follow_exports(void)
 	CU_ASSERT(sh(cmd));
 }
 
-static const struct ts_test tests[] = {
-	{"as built: each wheel calls through its own stub, both orders", test_as_built},
-	{"an unpacked wheel patched: its stub beside every other wheel's", test_patched},
-	{"a .whl patched whole: its stub folder, no grafted runtime, no old stub", test_whl},
-	{"another set of exports gets another tag", test_tags_follow_exports},
-	{NULL, NULL},
-};
+TS_TEST(test_tags_follow_exports, "another set of exports gets another tag");
 
-static const struct ts_suite suite = {"e2e: many wheels, one process", suite_init, suite_clean,
-				      tests};
+static const struct ts_scenario scenarios[] = {{"open", scenario_open}, {NULL, NULL}};
 
-int main(int argc, char **argv)
-{
-	static const struct ts_scenario scenarios[] = {{"open", scenario_open}, {NULL, NULL}};
-
-	return ts_main_suite(argc, argv, scenarios, &suite);
-}
+TS_MAIN_SUITE("e2e: many wheels, one process", suite_init, suite_clean, scenarios)

@@ -163,6 +163,9 @@ static void test_builds_without_cuda(void)
 	CU_ASSERT_EQUAL(ts_number(&built, "build_rc"), 0);
 }
 
+TS_TEST(test_builds_without_cuda,
+	"README's first command builds with no CUDA header, and installs");
+
 /* Every stub file the plain build made (what its links lib<lib>_stub_cu<N>.so
  * and libcudastub_cu<N>.so name) is in the nested build's lib/, with the
  * same dynamic symbols and versions. */
@@ -209,6 +212,8 @@ static void test_same_stubs(void)
 	CU_ASSERT_EQUAL(same, files);
 }
 
+TS_TEST(test_same_stubs, "every stub of every ABI, the same exports as the plain build's");
+
 static void test_command_runs(void)
 {
 	char path[PATH_MAX + 32];
@@ -227,20 +232,9 @@ static void test_command_runs(void)
 		fprintf(stderr, "%s", text);
 }
 
-static const struct ts_test tests[] = {
-	{"README's first command builds with no CUDA header, and installs",
-	 test_builds_without_cuda},
-	{"every stub of every ABI, the same exports as the plain build's", test_same_stubs},
-	{"the command it installed runs, and finds no CUDA", test_command_runs},
-	{NULL, NULL},
-};
+TS_TEST(test_command_runs, "the command it installed runs, and finds no CUDA");
 
-static const struct ts_suite suite = {"e2e: built with nothing of NVIDIA's on the machine",
-				      suite_init, suite_clean, tests};
+static const struct ts_scenario scenarios[] = {{"build", scenario_build}, {NULL, NULL}};
 
-int main(int argc, char **argv)
-{
-	static const struct ts_scenario scenarios[] = {{"build", scenario_build}, {NULL, NULL}};
-
-	return ts_main_suite(argc, argv, scenarios, &suite);
-}
+TS_MAIN_SUITE("e2e: built with nothing of NVIDIA's on the machine", suite_init, suite_clean,
+	      scenarios)

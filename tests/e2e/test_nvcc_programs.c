@@ -28,13 +28,8 @@
 #include "ts_child.h"
 #include "ts_driver.h"
 #include "ts_files.h"
+#include "e2e_tools.h"
 
-#ifndef E2E_NVCC
-#define E2E_NVCC ""
-#endif
-#ifndef E2E_SANITIZE
-#define E2E_SANITIZE ""
-#endif
 #ifndef E2E_CLI
 #define E2E_CLI "cudastub"
 #endif

@@ -133,14 +133,6 @@ static void test_one_run_every_abi(void)
 	ts_remove_tree(tree);
 }
 
-static const struct ts_test tests[] = {
-	{"11.8, 12.4 and 13.0 programs: each its ABI's stub, each runs", test_one_run_every_abi},
-	{NULL, NULL},
-};
+TS_TEST(test_one_run_every_abi, "11.8, 12.4 and 13.0 programs: each its ABI's stub, each runs");
 
-static const struct ts_suite suite = {"e2e: one patch run over every CUDA ABI", NULL, NULL, tests};
-
-int main(int argc, char **argv)
-{
-	return ts_main_suite(argc, argv, NULL, &suite);
-}
+TS_MAIN_SUITE("e2e: one patch run over every CUDA ABI", NULL, NULL, NULL)

@@ -28,10 +28,7 @@
 #include "e2e_patch.h"
 #include "test_support.h"
 #include "ts_files.h"
-
-#ifndef E2E_SANITIZE
-#define E2E_SANITIZE ""
-#endif
+#include "e2e_tools.h"
 
 static struct ts_child out;
 static char work[PATH_MAX];
@@ -130,11 +127,15 @@ static void link_at_old_copy_name(void)
 			      "link at <file>.cudastub-tmp");
 }
 
+TS_TEST(link_at_old_copy_name, "a link planted at <file>.cudastub-tmp: root's file unchanged");
+
 static void link_at_old_stub_copy_name(void)
 {
 	link_at_old_temporary("patch-plant-stubcopy", "libcudart_stub.so.cudastub-tmp",
 			      "link at <stub>.cudastub-tmp");
 }
+
+TS_TEST(link_at_old_stub_copy_name, "a link planted at <stub>.cudastub-tmp: root's file unchanged");
 
 /* A link at the stub's own name is replaced by the stub, never written
  * through; the stub is the folder's owner's. */
@@ -155,6 +156,8 @@ static void link_at_stub_name(void)
 	       victim_intact() ? "unchanged" : "CHANGED");
 	ts_remove_tree(work);
 }
+
+TS_TEST(link_at_stub_name, "a link planted at the stub's name: replaced, never written through");
 
 /* The tree's stub folder (lib/cudastub) planted as a link to root's
  * folder: nothing goes there; the file is left as it was, the failure
@@ -179,6 +182,8 @@ static void link_as_stub_folder(void)
 	       e2e_sh("[ -z \"$(ls -A '%s/secret/vdir')\" ]", work) == 0 ? "empty" : "WRITTEN");
 	ts_remove_tree(work);
 }
+
+TS_TEST(link_as_stub_folder, "a link planted as the stub folder: nothing goes there, said");
 
 /* ---- identity ---- */
 
@@ -327,6 +332,8 @@ static void keeps_identity(void)
 	ts_remove_tree(work);
 }
 
+TS_TEST(keeps_identity, "owner, group, set-ID bits, attributes, ACL kept; hard link left alone");
+
 /* A run that may not give the copy its owner (uid 4244, not root, whose
  * folder it is) over the owner's set-user-ID, set-group-ID program: the
  * copy is 4244's without either bit, and the output says so. */
@@ -352,6 +359,8 @@ static void owner_not_kept_drops_set_id(void)
 		fprintf(stderr, "%s%s", out.out, out.err);
 	ts_remove_tree(work);
 }
+
+TS_TEST(owner_not_kept_drops_set_id, "an owner that cannot be kept: set-ID bits dropped, and said");
 
 /* File capabilities go, as patchelf loses them, and the output says so. */
 static void capabilities_dropped_and_said(void)
@@ -380,6 +389,8 @@ static void capabilities_dropped_and_said(void)
 	ts_remove_tree(work);
 }
 
+TS_TEST(capabilities_dropped_and_said, "file capabilities: dropped, as by patchelf, and said");
+
 /* Without /proc there is no name patchelf can be given that no one else
  * can change: the command refuses and changes nothing. */
 static void refuses_without_proc(void)
@@ -407,24 +418,6 @@ static void refuses_without_proc(void)
 	ts_remove_tree(work);
 }
 
-static const struct ts_test tests[] = {
-	{"a link planted at <file>.cudastub-tmp: root's file unchanged", link_at_old_copy_name},
-	{"a link planted at <stub>.cudastub-tmp: root's file unchanged",
-	 link_at_old_stub_copy_name},
-	{"a link planted at the stub's name: replaced, never written through", link_at_stub_name},
-	{"a link planted as the stub folder: nothing goes there, said", link_as_stub_folder},
-	{"owner, group, set-ID bits, attributes, ACL kept; hard link left alone", keeps_identity},
-	{"an owner that cannot be kept: set-ID bits dropped, and said",
-	 owner_not_kept_drops_set_id},
-	{"file capabilities: dropped, as by patchelf, and said", capabilities_dropped_and_said},
-	{"no /proc: refused, nothing changed", refuses_without_proc},
-	{NULL, NULL},
-};
+TS_TEST(refuses_without_proc, "no /proc: refused, nothing changed");
 
-static const struct ts_suite suite = {"e2e: cudastub patch, root over another user's tree", NULL,
-				      NULL, tests};
-
-int main(int argc, char **argv)
-{
-	return ts_main_suite(argc, argv, NULL, &suite);
-}
+TS_MAIN_SUITE("e2e: cudastub patch, root over another user's tree", NULL, NULL, NULL)

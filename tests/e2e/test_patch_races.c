@@ -245,6 +245,8 @@ static void two_runs_at_once(void)
 	ts_remove_tree(work);
 }
 
+TS_TEST(two_runs_at_once, "two runs at once over one tree: every file the original or the result");
+
 /* Whether each private folder found is named by the output of --check. */
 static int leftovers_named(int n)
 {
@@ -329,6 +331,8 @@ static void killed_at_random(void)
 	ts_remove_tree(work);
 }
 
+TS_TEST(killed_at_random, "killed at random moments: no damaged file; --check names leftovers");
+
 /* ---- a full disk ---- */
 
 /* In a mount namespace of its own: a 1 MiB tmpfs at $E2E_PATCH_FS/fs
@@ -400,20 +404,8 @@ static void full_disk(void)
 	ts_remove_tree(work);
 }
 
-static const struct ts_test tests[] = {
-	{"two runs at once over one tree: every file the original or the result", two_runs_at_once},
-	{"killed at random moments: no damaged file; --check names leftovers", killed_at_random},
-	{"a full disk: the reason named, the file unchanged, nothing left", full_disk},
-	{NULL, NULL},
-};
+TS_TEST(full_disk, "a full disk: the reason named, the file unchanged, nothing left");
 
-static const struct ts_suite suite = {"e2e: cudastub patch under races, kills and a full disk",
-				      NULL, NULL, tests};
+static const struct ts_scenario scenarios[] = {{"full_disk", scenario_full_disk}, {NULL, NULL}};
 
-int main(int argc, char **argv)
-{
-	static const struct ts_scenario scenarios[] = {{"full_disk", scenario_full_disk},
-						       {NULL, NULL}};
-
-	return ts_main_suite(argc, argv, scenarios, &suite);
-}
+TS_MAIN_SUITE("e2e: cudastub patch under races, kills and a full disk", NULL, NULL, scenarios)

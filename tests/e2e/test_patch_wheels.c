@@ -33,10 +33,7 @@
 #include "e2e_patch.h"
 #include "test_support.h"
 #include "ts_files.h"
-
-#ifndef E2E_SANITIZE
-#define E2E_SANITIZE ""
-#endif
+#include "e2e_tools.h"
 
 #define WHEEL "mypkg-1.0-py3-none-linux_x86_64.whl"
 
@@ -190,6 +187,9 @@ static void readme_pipeline(void)
 	ts_remove_tree(work);
 }
 
+TS_TEST(readme_pipeline,
+	"the README's pipeline from a relative path; imports with and without CUDA");
+
 /* ---- members and their modes ---- */
 
 /* Every member of work/dist/WHEEL, "name mode" a line, sorted, in out;
@@ -254,6 +254,8 @@ static void members_kept(void)
 		fprintf(stderr, "members before:\n%safter:\n%s", before, after);
 	ts_remove_tree(work);
 }
+
+TS_TEST(members_kept, "every member of a wheel kept, with its mode; RECORD right; owner kept");
 
 /* ---- every form of path ---- */
 
@@ -329,6 +331,8 @@ static void every_path_form(void)
 	ts_remove_tree(work);
 }
 
+TS_TEST(every_path_form, "relative, .., a linked folder, trailing slashes: each result loads");
+
 /* ---- what --check proves ---- */
 
 /* The patched wheel, its module's RUNPATH made to lead into a temporary
@@ -351,6 +355,9 @@ static void check_fails_on_leaked_runpath(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(out.out, "would not load"));
 	ts_remove_tree(work);
 }
+
+TS_TEST(check_fails_on_leaked_runpath,
+	"--check fails on a RUNPATH that leads into a temporary folder");
 
 /* An unpacked wheel, patched: its module needs the version libcudart.so.N
  * of its stub. That stub replaced by a library without the
@@ -375,6 +382,8 @@ static void check_proves_versions(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(out.out, "would not load: its RUNPATH"));
 	ts_remove_tree(work);
 }
+
+TS_TEST(check_proves_versions, "--check fails on a stub without a version the file needs, or none");
 
 /* Private folders in a tree: one a stopped run of this user left, one
  * another user's, one a run still uses (locked). --check names the first
@@ -411,6 +420,9 @@ static void leftovers_reported_and_removed(void)
 	close(fd);
 	ts_remove_tree(work);
 }
+
+TS_TEST(leftovers_reported_and_removed,
+	"leftovers: --check names them, a run removes its own kind");
 
 /* ---- output once ---- */
 
@@ -468,25 +480,6 @@ static void output_once(void)
 	ts_remove_tree(work);
 }
 
-static const struct ts_test tests[] = {
-	{"the README's pipeline from a relative path; imports with and without CUDA",
-	 readme_pipeline},
-	{"every member of a wheel kept, with its mode; RECORD right; owner kept", members_kept},
-	{"relative, .., a linked folder, trailing slashes: each result loads", every_path_form},
-	{"--check fails on a RUNPATH that leads into a temporary folder",
-	 check_fails_on_leaked_runpath},
-	{"--check fails on a stub without a version the file needs, or none",
-	 check_proves_versions},
-	{"leftovers: --check names them, a run removes its own kind",
-	 leftovers_reported_and_removed},
-	{"output through a pipe is output on a terminal, each line once", output_once},
-	{NULL, NULL},
-};
+TS_TEST(output_once, "output through a pipe is output on a terminal, each line once");
 
-static const struct ts_suite suite = {"e2e: cudastub patch on wheels and every form of path", NULL,
-				      NULL, tests};
-
-int main(int argc, char **argv)
-{
-	return ts_main_suite(argc, argv, NULL, &suite);
-}
+TS_MAIN_SUITE("e2e: cudastub patch on wheels and every form of path", NULL, NULL, NULL)

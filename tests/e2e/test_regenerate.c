@@ -74,10 +74,7 @@ static void test_regeneration_reproduces_committed_files(void)
 	snprintf(script, sizeof script, "%s/tools/gen_stubs/regenerate.sh", src);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(tmp));
 
-	CU_ASSERT_EQUAL_FATAL(ts_run_program(argv, NULL, NULL, &out), 0);
-	if (out.exit_code != 0)
-		fprintf(stderr, "regenerate.sh exited %d:\n%s\n", out.exit_code, out.err);
-	CU_ASSERT_EQUAL_FATAL(out.exit_code, 0);
+	CU_ASSERT_FATAL(ts_run_program_ok(argv, "regenerate.sh", &out));
 	if (strstr(out.err, "kept as committed")) {
 		/* a record was copied, not regenerated: the check would be hollow */
 		fprintf(stderr, "%s", out.err);
@@ -96,15 +93,7 @@ static void test_regeneration_reproduces_committed_files(void)
 	ts_remove_tree(tmp);
 }
 
-static const struct ts_test tests[] = {
-	{"regenerate.sh reproduces data/ and docs/reference",
-	 test_regeneration_reproduces_committed_files},
-	{NULL, NULL},
-};
+TS_TEST(test_regeneration_reproduces_committed_files,
+	"regenerate.sh reproduces data/ and docs/reference");
 
-static const struct ts_suite suite = {"regenerate", NULL, NULL, tests};
-
-int main(int argc, char **argv)
-{
-	return ts_main_suite(argc, argv, NULL, &suite);
-}
+TS_MAIN_SUITE("regenerate", NULL, NULL, NULL)

@@ -105,6 +105,8 @@ static void test_same_as_the_build(void)
 	ts_remove_tree(folder);
 }
 
+TS_TEST(test_same_as_the_build, "the build's shims: the same files, names, symbols and versions");
+
 /* The program, LD_LIBRARY_PATH=folders, its output in out; its exit. */
 static int run(const char *program, const char *folders, struct ts_child *out)
 {
@@ -139,6 +141,9 @@ static void test_a_program_runs_through_them(void)
 	ts_remove_tree(folder);
 }
 
+TS_TEST(test_a_program_runs_through_them,
+	"a program linked against the shims runs through them as through the build's");
+
 static void test_made_again_over_a_link(void)
 {
 	static struct ts_child first, again;
@@ -166,6 +171,9 @@ static void test_made_again_over_a_link(void)
 	ts_remove_tree(folder);
 }
 
+TS_TEST(test_made_again_over_a_link,
+	"made again: each replaced, a link at a name never written through");
+
 static void test_usage(void)
 {
 	static struct ts_child none, bad_abi, help;
@@ -185,20 +193,6 @@ static void test_usage(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(help.out, "Usage: cudastub shim DIR"));
 }
 
-static const struct ts_test tests[] = {
-	{"the build's shims: the same files, names, symbols and versions", test_same_as_the_build},
-	{"a program linked against the shims runs through them as through the build's",
-	 test_a_program_runs_through_them},
-	{"made again: each replaced, a link at a name never written through",
-	 test_made_again_over_a_link},
-	{"usage: no folder, an ABI it has no stubs of, --help", test_usage},
-	{NULL, NULL},
-};
+TS_TEST(test_usage, "usage: no folder, an ABI it has no stubs of, --help");
 
-static const struct ts_suite suite = {"e2e: cudastub shim, the shims made from the stubs", NULL,
-				      NULL, tests};
-
-int main(int argc, char **argv)
-{
-	return ts_main_suite(argc, argv, NULL, &suite);
-}
+TS_MAIN_SUITE("e2e: cudastub shim, the shims made from the stubs", NULL, NULL, NULL)

@@ -28,10 +28,7 @@
 #include "ts_child.h"
 #include "ts_driver.h"
 #include "ts_files.h"
-
-#ifndef E2E_SANITIZE
-#define E2E_SANITIZE ""
-#endif
+#include "e2e_tools.h"
 
 enum { CMD_MAX = 8 * PATH_MAX };
 
@@ -185,6 +182,8 @@ static void test_cudastub_wheel(void)
 	wheelhouse_ready = 1;
 }
 
+TS_TEST(test_cudastub_wheel, "cudastub's wheel, and auditwheel show agrees with its tag");
+
 /*
  * skbprobe built by the real scikit-build-core, through pip, offline. Not
  * in an isolated build environment: pip would have to install
@@ -227,6 +226,8 @@ static void test_scikit_build_core(void)
 	EXPECT_LACKS(out, E2E_CUDART_STUB12_NAME);
 	built = out[0] != '\0';
 }
+
+TS_TEST(test_scikit_build_core, "a consumer built by scikit-build-core, no hint");
 
 /* auditwheel repair, which finds the stubs through each module's RUNPATH. */
 static void test_auditwheel_repair(void)
@@ -277,6 +278,8 @@ static void test_auditwheel_repair(void)
 	repaired = out[0] != '\0';
 }
 
+TS_TEST(test_auditwheel_repair, "auditwheel repair: manylinux, the stubs kept or grafted");
+
 /* The repaired wheel in a fresh venv, which has no cudastub package. */
 static void test_fresh_venv(void)
 {
@@ -297,6 +300,8 @@ static void test_fresh_venv(void)
 	EXPECT_LACKS(out, "[" E2E_CUDART_STUB12_NAME "]");
 	installed = out[0] != '\0';
 }
+
+TS_TEST(test_fresh_venv, "the repaired wheel in a fresh venv");
 
 /*
  * `import skbprobe._probe<abi>; report()` in the fresh venv, with env, and
@@ -344,6 +349,8 @@ static void test_no_cuda(void)
 	}
 }
 
+TS_TEST(test_no_cuda, "imported with no CUDA: documented codes, nothing of NVIDIA's");
+
 /* _probe<abi> against one runtime: its answer (version and code) and its
  * file. */
 static void runtime(int abi, const char *const *env, const char *version, const char *rc,
@@ -377,6 +384,8 @@ static void test_cuda13(void)
 	runtime(13, NULL, "\"version\": 13000", "\"version_rc\": 0", "/libcudart.so.13");
 }
 
+TS_TEST(test_cuda13, "imported with CUDA 13.0 (the 13 ABI)");
+
 static void fixture_runtime(int abi, const char *fixture, const char *version, const char *rc,
 			    const char *file)
 {
@@ -396,6 +405,8 @@ static void test_cuda12(void)
 			"libcudart.so.12.");
 }
 
+TS_TEST(test_cuda12, "imported with CUDA 12.4 (the 12 ABI, grafted stub)");
+
 static void test_cuda11(void)
 {
 	/* 11.8's own answer without a driver is 35, its output left as it was
@@ -407,6 +418,8 @@ static void test_cuda11(void)
 		fixture_runtime(11, "cuda-11.8", "\"version\": -1", "\"version_rc\": 35",
 				"libcudart.so.11.");
 }
+
+TS_TEST(test_cuda11, "imported with CUDA 11.8 (the 11 ABI, grafted stub)");
 
 /*
  * The grafted stubs asked by `cudastub info --stub` (the build venv's
@@ -449,23 +462,6 @@ static void test_grafted_info(void)
 	grafted_info(11, "cuda-11.8", "libcudart.so.11.0");
 }
 
-static const struct ts_test tests[] = {
-	{"cudastub's wheel, and auditwheel show agrees with its tag", test_cudastub_wheel},
-	{"a consumer built by scikit-build-core, no hint", test_scikit_build_core},
-	{"auditwheel repair: manylinux, the stubs kept or grafted", test_auditwheel_repair},
-	{"the repaired wheel in a fresh venv", test_fresh_venv},
-	{"imported with no CUDA: documented codes, nothing of NVIDIA's", test_no_cuda},
-	{"imported with CUDA 13.0 (the 13 ABI)", test_cuda13},
-	{"imported with CUDA 12.4 (the 12 ABI, grafted stub)", test_cuda12},
-	{"imported with CUDA 11.8 (the 11 ABI, grafted stub)", test_cuda11},
-	{"cudastub info --stub on the grafted stubs", test_grafted_info},
-	{NULL, NULL},
-};
+TS_TEST(test_grafted_info, "cudastub info --stub on the grafted stubs");
 
-static const struct ts_suite suite = {"e2e: scikit-build-core and auditwheel, the real ones",
-				      suite_init, suite_clean, tests};
-
-int main(int argc, char **argv)
-{
-	return ts_main_suite(argc, argv, NULL, &suite);
-}
+TS_MAIN_SUITE("e2e: scikit-build-core and auditwheel, the real ones", suite_init, suite_clean, NULL)

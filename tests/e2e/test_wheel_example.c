@@ -30,10 +30,7 @@
 #include "test_support.h"
 #include "ts_child.h"
 #include "ts_files.h"
-
-#ifndef E2E_SANITIZE
-#define E2E_SANITIZE ""
-#endif
+#include "e2e_tools.h"
 
 static char work[PATH_MAX], site[PATH_MAX + 128];
 static int ready;
@@ -362,22 +359,13 @@ static void test_install_prefix_route(void)
 	CU_ASSERT(sh(cmd));
 }
 
-static const struct ts_test tests[] = {
-	{"the cudastub wheel: --cmakedir, --stubdir, info, cmake.prefix, stripped",
-	 test_cudastub_wheel},
-	{"examples/wheel with CUDASTUB_PREFIX, no cudastub package", test_install_prefix_route},
-	{"beside pip's CUDA 13 layout", test_cu13_layout},
-	{"beside pip's CUDA 12 layout", test_cu12_layout},
-	{"with only the system toolkit", test_system_toolkit},
-	{"with no CUDA at all: imports, documented codes", test_no_cuda},
-	{NULL, NULL},
-};
+TS_TEST(test_cudastub_wheel,
+	"the cudastub wheel: --cmakedir, --stubdir, info, cmake.prefix, stripped");
+TS_TEST(test_install_prefix_route, "examples/wheel with CUDASTUB_PREFIX, no cudastub package");
+TS_TEST(test_cu13_layout, "beside pip's CUDA 13 layout");
+TS_TEST(test_cu12_layout, "beside pip's CUDA 12 layout");
+TS_TEST(test_system_toolkit, "with only the system toolkit");
+TS_TEST(test_no_cuda, "with no CUDA at all: imports, documented codes");
 
-static const struct ts_suite suite = {
-	"e2e: the cudastub wheel, and examples/wheel built with it, in a venv", suite_init,
-	suite_clean, tests};
-
-int main(int argc, char **argv)
-{
-	return ts_main_suite(argc, argv, NULL, &suite);
-}
+TS_MAIN_SUITE("e2e: the cudastub wheel, and examples/wheel built with it, in a venv", suite_init,
+	      suite_clean, NULL)

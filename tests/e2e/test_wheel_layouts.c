@@ -193,6 +193,8 @@ static void test_layouts(void)
 	}
 }
 
+TS_TEST(test_layouts, "cu13, cuda_runtime/cuda_nvrtc for 12.4 and 11.8: found, and compiles");
+
 #if defined(__aarch64__)
 #define CONDA_TARGET "sbsa-linux"
 #else
@@ -261,18 +263,8 @@ static void test_python_roots(void)
 	}
 }
 
-static const struct ts_test tests[] = {
-	{"cu13, cuda_runtime/cuda_nvrtc for 12.4 and 11.8: found, and compiles", test_layouts},
-	{"12.4 through PYTHONPATH (--target), VIRTUAL_ENV and CONDA_PREFIX", test_python_roots},
-	{NULL, NULL},
-};
+TS_TEST(test_python_roots, "12.4 through PYTHONPATH (--target), VIRTUAL_ENV and CONDA_PREFIX");
 
-static const struct ts_suite suite = {"e2e: pip's NVIDIA wheel layouts, real libraries", suite_init,
-				      suite_clean, tests};
+static const struct ts_scenario scenarios[] = {{"load", scenario_load}, {NULL, NULL}};
 
-int main(int argc, char **argv)
-{
-	static const struct ts_scenario scenarios[] = {{"load", scenario_load}, {NULL, NULL}};
-
-	return ts_main_suite(argc, argv, scenarios, &suite);
-}
+TS_MAIN_SUITE("e2e: pip's NVIDIA wheel layouts, real libraries", suite_init, suite_clean, scenarios)

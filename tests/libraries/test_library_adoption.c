@@ -85,6 +85,8 @@ static void test_patched(void)
 	ts_remove_tree(dir);
 }
 
+TS_TEST(test_patched, "cudastub patch: the stub in NVIDIA's place");
+
 static void test_shimmed(void)
 {
 	char path[PATH_MAX + 32], expected[256];
@@ -100,15 +102,6 @@ static void test_shimmed(void)
 		CU_ASSERT_STRING_EQUAL(line, expected);
 }
 
-static const struct ts_test tests[] = {
-	{"cudastub patch: the stub in NVIDIA's place", test_patched},
-	{"the shim folder first on the path: what NVIDIA's prints", test_shimmed},
-	{NULL, NULL},
-};
+TS_TEST(test_shimmed, "the shim folder first on the path: what NVIDIA's prints");
 
-static const struct ts_suite suite = {"library adoption: " LA_LIB, NULL, NULL, tests};
-
-int main(int argc, char **argv)
-{
-	return ts_main_suite(argc, argv, NULL, &suite);
-}
+TS_MAIN_SUITE("library adoption: " LA_LIB, NULL, NULL, NULL)

@@ -112,6 +112,8 @@ static void test_racing_call_without_memory_retries(void)
 	unsetenv("FAKE_NVRTC_SLOW_MS");
 }
 
+TS_TEST(test_racing_call_without_memory_retries, "a racing call that cannot allocate binds again");
+
 /* Counts, in path, the lines that call cudastub_loader_settle_slot and
  * those that store into a slot any other way. */
 static void count_stores(const char *path, size_t *settles, size_t *plain)
@@ -149,15 +151,6 @@ static void test_generated_binds_settle(void)
 	CU_ASSERT_EQUAL(plain, 0);
 }
 
-static const struct ts_test tests[] = {
-	{"a racing call that cannot allocate binds again", test_racing_call_without_memory_retries},
-	{"the one bind settles a slot only when final", test_generated_binds_settle},
-	{NULL, NULL},
-};
+TS_TEST(test_generated_binds_settle, "the one bind settles a slot only when final");
 
-static const struct ts_suite suite = {"alloc_retry", NULL, NULL, tests};
-
-int main(int argc, char **argv)
-{
-	return ts_main_suite(argc, argv, NULL, &suite);
-}
+TS_MAIN_SUITE("alloc_retry", NULL, NULL, NULL)

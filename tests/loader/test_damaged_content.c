@@ -154,36 +154,30 @@ static void test_zeroed_12(void)
 	damaged_release(12, ZEROED);
 }
 
+TS_TEST(test_zeroed_12, "12.4, the block zeroed");
+
 static void test_zeroed_13(void)
 {
 	damaged_release(13, ZEROED);
 }
+
+TS_TEST(test_zeroed_13, "13.0, the block zeroed");
 
 static void test_punched_12(void)
 {
 	damaged_release(12, PUNCHED);
 }
 
+TS_TEST(test_punched_12, "12.4, the block punched out (a hole)");
+
 static void test_punched_13(void)
 {
 	damaged_release(13, PUNCHED);
 }
 
-static const struct ts_test tests[] = {
-	{"12.4, the block zeroed", test_zeroed_12},
-	{"13.0, the block zeroed", test_zeroed_13},
-	{"12.4, the block punched out (a hole)", test_punched_12},
-	{"13.0, the block punched out (a hole)", test_punched_13},
-	{NULL, NULL},
-};
+TS_TEST(test_punched_13, "13.0, the block punched out (a hole)");
 
-static const struct ts_suite suite = {"damaged content: the version probe's block of zeros", NULL,
-				      NULL, tests};
+static const struct ts_scenario scenarios[] = {
+	{"first_call", first_call_child}, {"cli", cli_child}, {NULL, NULL}};
 
-int main(int argc, char **argv)
-{
-	static const struct ts_scenario scenarios[] = {
-		{"first_call", first_call_child}, {"cli", cli_child}, {NULL, NULL}};
-
-	return ts_main_suite(argc, argv, scenarios, &suite);
-}
+TS_MAIN_SUITE("damaged content: the version probe's block of zeros", NULL, NULL, scenarios)

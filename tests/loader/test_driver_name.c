@@ -69,6 +69,8 @@ static void test_names(void)
 	}
 }
 
+TS_TEST(test_names, "names: each branch boundary, each malformed kind");
+
 /* Debian's libcuda.so.1 -> libcuda.so.550.163.01: the name, through the
  * link, says what the driver answers when loaded and asked. */
 static void test_real_driver_agrees(void)
@@ -96,6 +98,8 @@ static void test_real_driver_agrees(void)
 	dlclose(handle);
 }
 
+TS_TEST(test_real_driver_agrees, "Debian's 550 driver: its name says what it answers");
+
 static void test_missing_file(void)
 {
 	int at_least = -1;
@@ -106,17 +110,6 @@ static void test_missing_file(void)
 	CU_ASSERT_EQUAL(at_least, 0);
 }
 
-static const struct ts_test tests[] = {
-	{"names: each branch boundary, each malformed kind", test_names},
-	{"Debian's 550 driver: its name says what it answers", test_real_driver_agrees},
-	{"a file that is not there says nothing", test_missing_file},
-	{NULL, NULL},
-};
+TS_TEST(test_missing_file, "a file that is not there says nothing");
 
-static const struct ts_suite suite = {"loader: the driver's version from its file's name", NULL,
-				      NULL, tests};
-
-int main(int argc, char **argv)
-{
-	return ts_main_suite(argc, argv, NULL, &suite);
-}
+TS_MAIN_SUITE("loader: the driver's version from its file's name", NULL, NULL, NULL)

@@ -171,6 +171,8 @@ static void test_table(void)
 	}
 }
 
+TS_TEST(test_table, "a table of cases: each class and each boundary");
+
 /* UTF-8 of cp the plain way, also for surrogates and past U+10FFFF, the
  * forms the escape must refuse; returns the length. */
 static int encode(unsigned long cp, unsigned char *out)
@@ -230,6 +232,8 @@ static void test_every_code_point(void)
 	CU_ASSERT_EQUAL(wrong, 0);
 }
 
+TS_TEST(test_every_code_point, "every code point, and past U+10FFFF");
+
 /* For every case and every size: terminated, a prefix of the whole, cut
  * only between two pieces, and as long as the size allows; the length
  * returned is the whole escape's. */
@@ -263,6 +267,8 @@ static void test_every_size(void)
 	}
 }
 
+TS_TEST(test_every_size, "every size: terminated, cut between whole pieces");
+
 /* A piece that does not fit stops the output there, even when a shorter
  * one after it would fit: the text is cut, never thinned out. */
 static void test_cut_never_thins(void)
@@ -277,17 +283,6 @@ static void test_cut_never_thins(void)
 	CU_ASSERT_STRING_EQUAL(out, "ab");
 }
 
-static const struct ts_test tests[] = {
-	{"a table of cases: each class and each boundary", test_table},
-	{"every code point, and past U+10FFFF", test_every_code_point},
-	{"every size: terminated, cut between whole pieces", test_every_size},
-	{"a cut is a cut: nothing after a piece that did not fit", test_cut_never_thins},
-	{NULL, NULL},
-};
+TS_TEST(test_cut_never_thins, "a cut is a cut: nothing after a piece that did not fit");
 
-static const struct ts_suite suite = {"loader: the escape of outside text", NULL, NULL, tests};
-
-int main(int argc, char **argv)
-{
-	return ts_main_suite(argc, argv, NULL, &suite);
-}
+TS_MAIN_SUITE("loader: the escape of outside text", NULL, NULL, NULL)

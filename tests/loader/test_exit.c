@@ -124,6 +124,8 @@ static void test_exit_during_load(void)
 		fprintf(stderr, "child exited %d:\n%s\n%s\n", c.exit_code, c.out, c.err);
 }
 
+TS_TEST(test_exit_during_load, "exit() while a first call loads");
+
 /* ---- a loading thread that ends beside exit() ---- */
 
 static atomic_int worker_loaded, worker_may_end_at_teardown;
@@ -262,6 +264,8 @@ static void test_thread_ends_then_exit(void)
 	CU_ASSERT_PTR_NULL(strstr(c.err, "went on"));
 }
 
+TS_TEST(test_thread_ends_then_exit, "a loading thread ends, then exit()");
+
 static void test_exit_then_thread_ends(void)
 {
 	struct ts_child c;
@@ -271,6 +275,8 @@ static void test_exit_then_thread_ends(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(c.err, "it waits until they have run"));
 	CU_ASSERT_PTR_NULL(strstr(c.err, "waited 2000 ms"));
 }
+
+TS_TEST(test_exit_then_thread_ends, "exit(), then a loading thread ends");
 
 static void test_pool_joins_at_exit(void)
 {
@@ -284,25 +290,14 @@ static void test_pool_joins_at_exit(void)
 	CU_ASSERT_PTR_NULL(strstr(c.err, "it waits until"));
 }
 
-static const struct ts_test tests[] = {
-	{"exit() while a first call loads", test_exit_during_load},
-	{"a loading thread ends, then exit()", test_thread_ends_then_exit},
-	{"exit(), then a loading thread ends", test_exit_then_thread_ends},
-	{"a pool joins its loading thread at exit()", test_pool_joins_at_exit},
+TS_TEST(test_pool_joins_at_exit, "a pool joins its loading thread at exit()");
+
+static const struct ts_scenario scenarios[] = {
+	{"exit_during_load", exit_during_load},
+	{"thread_ends_then_exit", thread_ends_then_exit},
+	{"exit_then_thread_ends", exit_then_thread_ends},
+	{"pool_joins_at_exit", pool_joins_at_exit},
 	{NULL, NULL},
 };
 
-static const struct ts_suite suite = {"exit", NULL, NULL, tests};
-
-int main(int argc, char **argv)
-{
-	static const struct ts_scenario scenarios[] = {
-		{"exit_during_load", exit_during_load},
-		{"thread_ends_then_exit", thread_ends_then_exit},
-		{"exit_then_thread_ends", exit_then_thread_ends},
-		{"pool_joins_at_exit", pool_joins_at_exit},
-		{NULL, NULL},
-	};
-
-	return ts_main_suite(argc, argv, scenarios, &suite);
-}
+TS_MAIN_SUITE("exit", NULL, NULL, scenarios)

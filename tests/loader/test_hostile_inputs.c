@@ -260,6 +260,8 @@ static void test_damaged_files(void)
 	}
 }
 
+TS_TEST(test_damaged_files, "damaged and foreign files: skipped before dlopen");
+
 /* The stub itself under the library's name, and a directory there. */
 static void test_self_and_directory(void)
 {
@@ -306,6 +308,8 @@ static void test_self_and_directory(void)
 	}
 }
 
+TS_TEST(test_self_and_directory, "the stub itself, a directory");
+
 /* A relative path: refused as an override; a relative LD_LIBRARY_PATH
  * folder is the loader's, relative to the working folder, and its file is
  * checked like any other. */
@@ -335,6 +339,8 @@ static void test_relative_path(void)
 		ts_remove_tree(rel);
 	}
 }
+
+TS_TEST(test_relative_path, "a relative path");
 
 /* 100 KB: too long for any file name; the error keeps its head and its
  * end, the log its conclusion. */
@@ -368,6 +374,8 @@ static void test_long_path(void)
 	}
 	free(value);
 }
+
+TS_TEST(test_long_path, "a 100 KB path");
 
 /* Whether every line of a debug log is the stub's own: none starts with
  * the fake line a path tried to print, and no escape character is there. */
@@ -424,6 +432,8 @@ static void test_control_characters(void)
 	}
 }
 
+TS_TEST(test_control_characters, "control characters: escaped in errors and debug lines");
+
 /* Pins that are not a major written plainly: refused by name before any
  * search, whatever the override or the path hold. */
 static void test_bad_pins(void)
@@ -463,6 +473,8 @@ static void test_bad_pins(void)
 		}
 	}
 }
+
+TS_TEST(test_bad_pins, "bad pins: refused by name, nothing opened");
 
 /* Each stub's healthy fake and the function its probe calls first. */
 static const struct {
@@ -515,23 +527,8 @@ static void test_zeroed_probe(void)
 	}
 }
 
-static const struct ts_test tests[] = {
-	{"damaged and foreign files: skipped before dlopen", test_damaged_files},
-	{"the stub itself, a directory", test_self_and_directory},
-	{"a relative path", test_relative_path},
-	{"a 100 KB path", test_long_path},
-	{"control characters: escaped in errors and debug lines", test_control_characters},
-	{"bad pins: refused by name, nothing opened", test_bad_pins},
-	{"a probe whose first code is zeros: skipped, the next copy loaded", test_zeroed_probe},
-	{NULL, NULL},
-};
+TS_TEST(test_zeroed_probe, "a probe whose first code is zeros: skipped, the next copy loaded");
 
-static const struct ts_suite suite = {"hostile inputs: every stub, as override and on the path",
-				      NULL, NULL, tests};
+static const struct ts_scenario scenarios[] = {{"hostile", hostile_child}, {NULL, NULL}};
 
-int main(int argc, char **argv)
-{
-	static const struct ts_scenario scenarios[] = {{"hostile", hostile_child}, {NULL, NULL}};
-
-	return ts_main_suite(argc, argv, scenarios, &suite);
-}
+TS_MAIN_SUITE("hostile inputs: every stub, as override and on the path", NULL, NULL, scenarios)

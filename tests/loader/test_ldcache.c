@@ -121,6 +121,8 @@ static void test_every_name_and_its_paths(void)
 	free(cache);
 }
 
+TS_TEST(test_every_name_and_its_paths, "every name finds all its paths, in order");
+
 static void test_absent_names(void)
 {
 	static const char *const absent[] = {
@@ -145,6 +147,8 @@ static void test_absent_names(void)
 	free(cache);
 }
 
+TS_TEST(test_absent_names, "names not in the cache find nothing");
+
 static void test_visit_stops_the_lookup(void)
 {
 	size_t size;
@@ -156,6 +160,8 @@ static void test_visit_stops_the_lookup(void)
 	CU_ASSERT_EQUAL(v.count, 1);
 	free(cache);
 }
+
+TS_TEST(test_visit_stops_the_lookup, "a visit that answers stops the lookup");
 
 /* A count of entries past the end of the file, a key past the end, a
  * string without its NUL: nothing is read outside the bytes given. */
@@ -180,6 +186,8 @@ static void test_damaged_caches(void)
 	CU_ASSERT_EQUAL(v.count, 0);
 	free(cache);
 }
+
+TS_TEST(test_damaged_caches, "damaged caches: nothing read outside the bytes");
 
 /* This machine's own cache: for every name in it, the lookup visits what a
  * scan of every entry finds, in the same order. */
@@ -227,6 +235,8 @@ static void test_this_machines_cache(void)
 	printf("  %u entries of /etc/ld.so.cache looked up\n", n);
 }
 
+TS_TEST(test_this_machines_cache, "this machine's cache: as a scan of every entry");
+
 /* The mapped file: the same answers as the bytes read here, twice (the
  * second from the kept mapping). */
 static void test_the_file_itself(void)
@@ -241,19 +251,6 @@ static void test_the_file_itself(void)
 		CU_ASSERT_STRING_EQUAL(first.path[0], second.path[0]);
 }
 
-static const struct ts_test tests[] = {
-	{"every name finds all its paths, in order", test_every_name_and_its_paths},
-	{"names not in the cache find nothing", test_absent_names},
-	{"a visit that answers stops the lookup", test_visit_stops_the_lookup},
-	{"damaged caches: nothing read outside the bytes", test_damaged_caches},
-	{"this machine's cache: as a scan of every entry", test_this_machines_cache},
-	{"the file mapped once: the same answers again", test_the_file_itself},
-	{NULL, NULL},
-};
+TS_TEST(test_the_file_itself, "the file mapped once: the same answers again");
 
-static const struct ts_suite suite = {"loader: the ld.so.cache lookup", NULL, NULL, tests};
-
-int main(int argc, char **argv)
-{
-	return ts_main_suite(argc, argv, NULL, &suite);
-}
+TS_MAIN_SUITE("loader: the ld.so.cache lookup", NULL, NULL, NULL)

@@ -194,21 +194,13 @@ static void test_not_found_all_calls(void)
 	check_all_calls(env);
 }
 
-static const struct ts_test tests[] = {
-	{"override names nothing", test_override_nonexistent},
-	{"override names nothing: every function", test_override_nonexistent_all_calls},
-	{"not found anywhere", test_not_found},
-	{"not found anywhere: every function", test_not_found_all_calls},
-	{"an empty pin is none; a malformed one is refused", test_empty_and_bad_pin},
-	{NULL, NULL},
-};
+TS_TEST(test_override_nonexistent, "override names nothing");
+TS_TEST(test_override_nonexistent_all_calls, "override names nothing: every function");
+TS_TEST(test_not_found, "not found anywhere");
+TS_TEST(test_not_found_all_calls, "not found anywhere: every function");
+TS_TEST(test_empty_and_bad_pin, "an empty pin is none; a malformed one is refused");
 
-static const struct ts_suite suite = {"missing_library", NULL, NULL, tests};
+static const struct ts_scenario scenarios[] = {
+	LD_PROBE_SCENARIO, {"all_calls", all_calls}, {NULL, NULL}};
 
-int main(int argc, char **argv)
-{
-	static const struct ts_scenario scenarios[] = {
-		LD_PROBE_SCENARIO, {"all_calls", all_calls}, {NULL, NULL}};
-
-	return ts_main_suite(argc, argv, scenarios, &suite);
-}
+TS_MAIN_SUITE("missing_library", NULL, NULL, scenarios)

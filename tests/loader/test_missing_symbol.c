@@ -22,6 +22,8 @@ static void test_lacking_function_returns_not_found(void)
 	CU_ASSERT_EQUAL(ld_long(&c, "ptx_size"), (long)sizeof "fake-nvrtc-13-noptx");
 }
 
+TS_TEST(test_lacking_function_returns_not_found, "lacking nvrtcGetPTX returns 1500");
+
 static void test_error_strings_with_library(void)
 {
 	struct ts_child c;
@@ -37,17 +39,8 @@ static void test_error_strings_with_library(void)
 	CU_ASSERT_TRUE(ld_is(&c, "errstr.5", "FAKE_ERROR"));
 }
 
-static const struct ts_test tests[] = {
-	{"lacking nvrtcGetPTX returns 1500", test_lacking_function_returns_not_found},
-	{"error strings with a library loaded", test_error_strings_with_library},
-	{NULL, NULL},
-};
+TS_TEST(test_error_strings_with_library, "error strings with a library loaded");
 
-static const struct ts_suite suite = {"missing_symbol", NULL, NULL, tests};
+static const struct ts_scenario scenarios[] = {LD_PROBE_SCENARIO, {NULL, NULL}};
 
-int main(int argc, char **argv)
-{
-	static const struct ts_scenario scenarios[] = {LD_PROBE_SCENARIO, {NULL, NULL}};
-
-	return ts_main_suite(argc, argv, scenarios, &suite);
-}
+TS_MAIN_SUITE("missing_symbol", NULL, NULL, scenarios)

@@ -75,16 +75,8 @@ static void test_nothing_loaded_until_first_call(void)
 	CU_ASSERT_EQUAL(ld_long(&c, "fake_after_call"), 1);
 }
 
-static const struct ts_test tests[] = {
-	{"nothing loaded until the first call", test_nothing_loaded_until_first_call},
-	{NULL, NULL},
-};
+TS_TEST(test_nothing_loaded_until_first_call, "nothing loaded until the first call");
 
-static const struct ts_suite suite = {"no_load", NULL, NULL, tests};
+static const struct ts_scenario scenarios[] = {{"linked", linked}, {NULL, NULL}};
 
-int main(int argc, char **argv)
-{
-	static const struct ts_scenario scenarios[] = {{"linked", linked}, {NULL, NULL}};
-
-	return ts_main_suite(argc, argv, scenarios, &suite);
-}
+TS_MAIN_SUITE("no_load", NULL, NULL, scenarios)

@@ -73,6 +73,8 @@ static void test_no_release_no_driver(void)
 	CU_ASSERT_TRUE(ld_is(&c, "driver_version", "0"));
 }
 
+TS_TEST(test_no_release_no_driver, "no release in the process, no driver: newest first");
+
 static void test_driver_supports_12(void)
 {
 	struct ts_child c;
@@ -85,6 +87,8 @@ static void test_driver_supports_12(void)
 	/* a name that does not say: the driver was asked, and stays loaded */
 	CU_ASSERT_TRUE(ld_is(&c, "driver_mapped", "1"));
 }
+
+TS_TEST(test_driver_supports_12, "a driver for CUDA 12.4: 12 first");
 
 /* The driver's file's name says its version: NVRTC reads it and loads
  * nothing (the fake, asked, would have said 12.4). */
@@ -102,6 +106,8 @@ static void test_driver_by_its_name(void)
 	CU_ASSERT_TRUE(ld_is(&c, "driver_mapped", "0"));
 }
 
+TS_TEST(test_driver_by_its_name, "a driver whose file's name says 535: 12 first, nothing loaded");
+
 /* Debian's real 550 driver (the driver-550 fixture): named, not loaded. */
 static void test_real_driver_not_loaded(void)
 {
@@ -118,6 +124,9 @@ static void test_real_driver_not_loaded(void)
 	CU_ASSERT_TRUE(ld_is(&c, "driver_mapped", "0"));
 }
 
+TS_TEST(test_real_driver_not_loaded,
+	"Debian's 550 driver on the path: 12 first, the driver not loaded");
+
 static void test_runtime_in_process(void)
 {
 	struct ts_child c;
@@ -133,6 +142,8 @@ static void test_runtime_in_process(void)
 	CU_ASSERT_TRUE(ld_has(&c, "choice", "libcudart.so.12 is loaded in this process"));
 }
 
+TS_TEST(test_runtime_in_process, "a 12 runtime already loaded: 12 first");
+
 static void test_pin_wins(void)
 {
 	struct ts_child c;
@@ -144,6 +155,8 @@ static void test_pin_wins(void)
 	LD_EXPECT_FAKE(&c, CUDASTUB_SOURCE_LOADER_SEARCH, 13, 0, "fake-nvrtc-13");
 	CU_ASSERT_TRUE(ld_is(&c, "choice", ""));
 }
+
+TS_TEST(test_pin_wins, "a pin wins over the release");
 
 /* A release the driver cannot run is still better than none. */
 static void test_other_release_after(void)
@@ -158,24 +171,8 @@ static void test_other_release_after(void)
 	LD_EXPECT_FAKE(&c, CUDASTUB_SOURCE_LOADER_SEARCH, 13, 0, "fake-nvrtc-13");
 }
 
-static const struct ts_test tests[] = {
-	{"no release in the process, no driver: newest first", test_no_release_no_driver},
-	{"a driver for CUDA 12.4: 12 first", test_driver_supports_12},
-	{"a driver whose file's name says 535: 12 first, nothing loaded", test_driver_by_its_name},
-	{"Debian's 550 driver on the path: 12 first, the driver not loaded",
-	 test_real_driver_not_loaded},
-	{"a 12 runtime already loaded: 12 first", test_runtime_in_process},
-	{"a pin wins over the release", test_pin_wins},
-	{"a release the driver cannot run, when nothing else is there", test_other_release_after},
-	{NULL, NULL},
-};
+TS_TEST(test_other_release_after, "a release the driver cannot run, when nothing else is there");
 
-static const struct ts_suite suite = {"release: one CUDA release per process", suite_init,
-				      suite_clean, tests};
+static const struct ts_scenario scenarios[] = {LD_PROBE_SCENARIO, {NULL, NULL}};
 
-int main(int argc, char **argv)
-{
-	static const struct ts_scenario scenarios[] = {LD_PROBE_SCENARIO, {NULL, NULL}};
-
-	return ts_main_suite(argc, argv, scenarios, &suite);
-}
+TS_MAIN_SUITE("release: one CUDA release per process", suite_init, suite_clean, scenarios)

@@ -141,6 +141,8 @@ static void test_first_call_race(void)
 	}
 }
 
+TS_TEST(test_first_call_race, "32 threads, one first call each");
+
 /* The others wait for the one search: the probe is called once. */
 static void test_one_search(void)
 {
@@ -170,6 +172,8 @@ static void test_one_search(void)
 	}
 }
 
+TS_TEST(test_one_search, "32 threads, a slow probe: one search, the others wait");
+
 /* A search that runs, however long, is waited for: one search. */
 static void test_running_search_waited_for(void)
 {
@@ -185,18 +189,8 @@ static void test_running_search_waited_for(void)
 	}
 }
 
-static const struct ts_test tests[] = {
-	{"32 threads, one first call each", test_first_call_race},
-	{"32 threads, a slow probe: one search, the others wait", test_one_search},
-	{"32 threads, a probe that runs 60 ms: still one search", test_running_search_waited_for},
-	{NULL, NULL},
-};
+TS_TEST(test_running_search_waited_for, "32 threads, a probe that runs 60 ms: still one search");
 
-static const struct ts_suite suite = {"threads", NULL, NULL, tests};
+static const struct ts_scenario scenarios[] = {{"race", race}, {NULL, NULL}};
 
-int main(int argc, char **argv)
-{
-	static const struct ts_scenario scenarios[] = {{"race", race}, {NULL, NULL}};
-
-	return ts_main_suite(argc, argv, scenarios, &suite);
-}
+TS_MAIN_SUITE("threads", NULL, NULL, scenarios)

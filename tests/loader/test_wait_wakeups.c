@@ -191,6 +191,9 @@ static void test_waiters_sleep_until_the_publication(void)
 	CU_ASSERT(sleepers + watchers >= THREADS - 2);
 }
 
+TS_TEST(test_waiters_sleep_until_the_publication,
+	"first calls sleep until the search publishes, and its wake ends the sleep");
+
 /* ---- a first call made while holding a loader lock ---- */
 
 static void *answer_in_walk;
@@ -261,6 +264,9 @@ static void test_a_loader_lock_holder_does_not_wait(void)
 	CU_ASSERT_EQUAL(atomic_load(&lock_holder.search_runs), 2);
 }
 
+TS_TEST(test_a_loader_lock_holder_does_not_wait,
+	"a first call that holds a loader lock searches instead of waiting");
+
 /* ---- a search that does not run ---- */
 
 /* A search that does not run is given up after a bounded wait: its probe
@@ -284,19 +290,7 @@ static void test_a_search_that_does_not_run_is_given_up(void)
 	CU_ASSERT(atomic_load(&blocked.search_runs) >= 2);
 }
 
-static const struct ts_test tests[] = {
-	{"first calls sleep until the search publishes, and its wake ends the sleep",
-	 test_waiters_sleep_until_the_publication},
-	{"a first call that holds a loader lock searches instead of waiting",
-	 test_a_loader_lock_holder_does_not_wait},
-	{"a search that does not run is given up, and every call is answered",
-	 test_a_search_that_does_not_run_is_given_up},
-	{NULL, NULL},
-};
+TS_TEST(test_a_search_that_does_not_run_is_given_up,
+	"a search that does not run is given up, and every call is answered");
 
-static const struct ts_suite suite = {"wait_wakeups", NULL, NULL, tests};
-
-int main(int argc, char **argv)
-{
-	return ts_main_suite(argc, argv, NULL, &suite);
-}
+TS_MAIN_SUITE("wait_wakeups", NULL, NULL, NULL)

@@ -47,6 +47,8 @@ static void test_real(void)
 	}
 }
 
+TS_TEST(test_real, "NCCL's banner: 13.0 (toolkit), 12.4 (Debian)");
+
 static void test_this_file(void)
 {
 	int major = -1, minor = -1;
@@ -60,6 +62,8 @@ static void test_this_file(void)
 		cudastub_cuda_version_in_file("/proc/self/exe", "+nosuchmarker", &major, &minor),
 		-1);
 }
+
+TS_TEST(test_this_file, "a banner in this test's own file");
 
 static void test_refused(void)
 {
@@ -84,17 +88,6 @@ static void test_refused(void)
 	ts_remove_tree(dir);
 }
 
-static const struct ts_test tests[] = {
-	{"NCCL's banner: 13.0 (toolkit), 12.4 (Debian)", test_real},
-	{"a banner in this test's own file", test_this_file},
-	{"no ELF, a folder, a FIFO, nothing: -1", test_refused},
-	{NULL, NULL},
-};
+TS_TEST(test_refused, "no ELF, a folder, a FIFO, nothing: -1");
 
-static const struct ts_suite suite = {"the CUDA release from a library's read-only data", NULL,
-				      NULL, tests};
-
-int main(int argc, char **argv)
-{
-	return ts_main_suite(argc, argv, NULL, &suite);
-}
+TS_MAIN_SUITE("the CUDA release from a library's read-only data", NULL, NULL, NULL)

@@ -222,6 +222,8 @@ static void test_versions(void)
 	}
 }
 
+TS_TEST(test_versions, "versions as directly, the CUDA release of each");
+
 static void test_error_strings_and_no_gpu(void)
 {
 	for (size_t i = 0; i < RELEASES; i++) {
@@ -246,6 +248,8 @@ static void test_error_strings_and_no_gpu(void)
 		       ts_number(&ts_direct, "unique_id_rc"));
 	}
 }
+
+TS_TEST(test_error_strings_and_no_gpu, "error strings and ncclGetUniqueId as directly");
 
 /* The release decides, from what each library's banner says. */
 static void test_release(void)
@@ -291,6 +295,8 @@ static void test_release(void)
 	}
 }
 
+TS_TEST(test_release, "the CUDA release decides under a pin and in a process");
+
 static void test_no_library(void)
 {
 	const char *env[] = {"CUDASTUB_NCCL_PATH=/nonexistent/cudastub-no-nccl", NULL};
@@ -324,16 +330,6 @@ static void test_no_library(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(ts_text(&ts_through, "error"), "CUDASTUB_NCCL_PATH="));
 }
 
-static const struct ts_test tests[] = {
-	{"versions as directly, the CUDA release of each", test_versions},
-	{"error strings and ncclGetUniqueId as directly", test_error_strings_and_no_gpu},
-	{"the CUDA release decides under a pin and in a process", test_release},
-	{"no library: the record's version, documented codes, names", test_no_library},
-	{NULL, NULL},
-};
+TS_TEST(test_no_library, "no library: the record's version, documented codes, names");
 
-int main(int argc, char **argv)
-{
-	return ts_real_main(argc, argv, "NCCL through its stub, real libraries", tests,
-			    calls_child);
-}
+TS_REAL_MAIN("NCCL through its stub, real libraries", calls_child)

@@ -214,6 +214,8 @@ static void test_real(void)
 		ts_unavailable("no real NPP (tests/fixtures/fetch.sh: npp-12.4, npp-11.8)");
 }
 
+TS_TEST(test_real, "nppc and npps: what NPP answers, and 12 on 11.8 refused");
+
 static void test_no_library(void)
 {
 	const char *env[] = {"CUDASTUB_NPPC_PATH=/nonexistent/cudastub-no-library",
@@ -247,14 +249,6 @@ static void test_no_library(void)
 	}
 }
 
-static const struct ts_test tests[] = {
-	{"nppc and npps: what NPP answers, and 12 on 11.8 refused", test_real},
-	{"no library: NPP's own no-GPU answers, never NULL", test_no_library},
-	{NULL, NULL},
-};
+TS_TEST(test_no_library, "no library: NPP's own no-GPU answers, never NULL");
 
-int main(int argc, char **argv)
-{
-	return ts_real_main(argc, argv, "NPP: real libraries through the stubs", tests,
-			    calls_child);
-}
+TS_REAL_MAIN("NPP: real libraries through the stubs", calls_child)

@@ -122,6 +122,8 @@ static void test_real(void)
 	       LAST_CODE - FIRST_CODE + 1, ts_number(&ts_through, "size"));
 }
 
+TS_TEST(test_real, "version, error strings, an empty fatbin: the library's answers");
+
 static void test_no_library(void)
 {
 	if (!*FB_STUB_12 ||
@@ -145,14 +147,6 @@ static void test_no_library(void)
 	CU_ASSERT_EQUAL(ts_number(&ts_through, "stub_state"), CUDASTUB_STATE_OVERRIDE_FAILED);
 }
 
-static const struct ts_test tests[] = {
-	{"version, error strings, an empty fatbin: the library's answers", test_real},
-	{"no library: the stub's code, outputs 0, names", test_no_library},
-	{NULL, NULL},
-};
+TS_TEST(test_no_library, "no library: the stub's code, outputs 0, names");
 
-int main(int argc, char **argv)
-{
-	return ts_real_main(argc, argv, "nvFatbin: the real library through the stub", tests,
-			    calls_child);
-}
+TS_REAL_MAIN("nvFatbin: the real library through the stub", calls_child)

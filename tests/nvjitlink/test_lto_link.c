@@ -221,6 +221,8 @@ static void test_13_0(void)
 	link_both_ways(&r, versioned_code(13, 0));
 }
 
+TS_TEST(test_13_0, "13.0: NVRTC's LTO-IR linked, the same cubin");
+
 static void test_12_4(void)
 {
 	char dir[PATH_MAX / 2], nvrtc[PATH_MAX], jit[PATH_MAX];
@@ -232,6 +234,8 @@ static void test_12_4(void)
 	snprintf(jit, sizeof jit, "%s/libnvJitLink.so.12", dir);
 	link_both_ways(&r, versioned_code(12, 4));
 }
+
+TS_TEST(test_12_4, "12.4: NVRTC's LTO-IR linked, the same cubin");
 
 static void test_11_8_has_none(void)
 {
@@ -258,20 +262,9 @@ static void test_11_8_has_none(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(ts_value(&c, "error"), "CUDASTUB_NVJITLINK_PATH="));
 }
 
-static const struct ts_test tests[] = {
-	{"13.0: NVRTC's LTO-IR linked, the same cubin", test_13_0},
-	{"12.4: NVRTC's LTO-IR linked, the same cubin", test_12_4},
-	{"11.8 has no nvJitLink, and the stub says so", test_11_8_has_none},
-	{NULL, NULL},
-};
+TS_TEST(test_11_8_has_none, "11.8 has no nvJitLink, and the stub says so");
 
-static const struct ts_suite suite = {"nvJitLink: LTO through the stubs, real libraries", NULL,
-				      NULL, tests};
+static const struct ts_scenario scenarios[] = {
+	{"link", link_child}, {"missing", missing_child}, {NULL, NULL}};
 
-int main(int argc, char **argv)
-{
-	static const struct ts_scenario scenarios[] = {
-		{"link", link_child}, {"missing", missing_child}, {NULL, NULL}};
-
-	return ts_main_suite(argc, argv, scenarios, &suite);
-}
+TS_MAIN_SUITE("nvJitLink: LTO through the stubs, real libraries", NULL, NULL, scenarios)

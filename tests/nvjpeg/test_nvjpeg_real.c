@@ -128,6 +128,8 @@ static void test_real(void)
 	ts_real_fixture_pairs(&nvjpeg, same_answers);
 }
 
+TS_TEST(test_real, "versions, handle and gating: what the library answers");
+
 static void no_library_codes(int abi)
 {
 	(void)abi; /* the same for both */
@@ -151,14 +153,6 @@ static void test_no_library(void)
 	ts_real_fixture_no_library(&nvjpeg, no_library_codes);
 }
 
-static const struct ts_test tests[] = {
-	{"versions, handle and gating: what the library answers", test_real},
-	{"no library: NVJPEG_STATUS_NOT_INITIALIZED, outputs 0", test_no_library},
-	{NULL, NULL},
-};
+TS_TEST(test_no_library, "no library: NVJPEG_STATUS_NOT_INITIALIZED, outputs 0");
 
-int main(int argc, char **argv)
-{
-	return ts_real_main(argc, argv, "nvJPEG: real libraries through the stub", tests,
-			    calls_child);
-}
+TS_REAL_MAIN("nvJPEG: real libraries through the stub", calls_child)

@@ -279,6 +279,8 @@ static void test_exports(void)
 	}
 }
 
+TS_TEST(test_exports, "exports: the list, every real export");
+
 /* Every call through each stub on each driver, against the direct calls. */
 static void test_real(void)
 {
@@ -331,6 +333,8 @@ static void test_real(void)
 	}
 }
 
+TS_TEST(test_real, "535 and 550: every answer the same through the stub");
+
 /* Found where the loader looks, and pinned by NVML's major. */
 static void test_search(void)
 {
@@ -358,6 +362,8 @@ static void test_search(void)
 		CU_ASSERT_EQUAL(ts_number(&ts_through, "init_v2_rc"), NV_LIBRARY_NOT_FOUND);
 	}
 }
+
+TS_TEST(test_search, "found on the loader's path, pinned by major");
 
 static void test_no_library(void)
 {
@@ -398,15 +404,6 @@ static void test_no_library(void)
 	}
 }
 
-static const struct ts_test tests[] = {
-	{"exports: the list, every real export", test_exports},
-	{"535 and 550: every answer the same through the stub", test_real},
-	{"found on the loader's path, pinned by major", test_search},
-	{"no library: the codes, outputs 0, why", test_no_library},
-	{NULL, NULL},
-};
+TS_TEST(test_no_library, "no library: the codes, outputs 0, why");
 
-int main(int argc, char **argv)
-{
-	return ts_real_main(argc, argv, "nvml: real libraries", tests, calls_child);
-}
+TS_REAL_MAIN("nvml: real libraries", calls_child)

@@ -182,6 +182,8 @@ static void test_abi_13_against_every_runtime(void)
 #endif
 }
 
+TS_TEST(test_abi_13_against_every_runtime, "13-ABI stub on 11.8, 12.4, 13.0");
+
 static void test_abi_12_against_every_runtime(void)
 {
 #ifdef MATRIX_HAVE_ABI_12
@@ -191,6 +193,8 @@ static void test_abi_12_against_every_runtime(void)
 #endif
 }
 
+TS_TEST(test_abi_12_against_every_runtime, "12-ABI stub on 11.8, 12.4, 13.0");
+
 static void test_abi_11_against_every_runtime(void)
 {
 #ifdef MATRIX_HAVE_ABI_11
@@ -199,6 +203,8 @@ static void test_abi_11_against_every_runtime(void)
 	ts_fixture("headers-11.8");
 #endif
 }
+
+TS_TEST(test_abi_11_against_every_runtime, "11-ABI stub on 11.8, 12.4, 13.0");
 
 /* A binary built for CUDA 12 runs on a machine with only CUDA 13. */
 static void test_cuda12_program_through_the_shim(void)
@@ -236,17 +242,6 @@ static void test_cuda12_program_through_the_shim(void)
 #endif
 }
 
-static const struct ts_test tests[] = {
-	{"13-ABI stub on 11.8, 12.4, 13.0", test_abi_13_against_every_runtime},
-	{"12-ABI stub on 11.8, 12.4, 13.0", test_abi_12_against_every_runtime},
-	{"11-ABI stub on 11.8, 12.4, 13.0", test_abi_11_against_every_runtime},
-	{"CUDA 12 program through the 12-ABI shim", test_cuda12_program_through_the_shim},
-	{NULL, NULL},
-};
+TS_TEST(test_cuda12_program_through_the_shim, "CUDA 12 program through the 12-ABI shim");
 
-static const struct ts_suite suite = {"nvrtc matrix: stub ABI x real runtime", NULL, NULL, tests};
-
-int main(int argc, char **argv)
-{
-	return ts_main_suite(argc, argv, scenarios, &suite);
-}
+TS_MAIN_SUITE("nvrtc matrix: stub ABI x real runtime", NULL, NULL, scenarios)

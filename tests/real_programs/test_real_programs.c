@@ -704,17 +704,8 @@ out:
 		ts_remove_tree(work);
 }
 
-static const struct ts_test tests[] = {
-	{"through the stubs, each prints what it prints with NVIDIA's libraries", test_programs},
-	{NULL, NULL},
-};
+TS_TEST(test_programs, "through the stubs, each prints what it prints with NVIDIA's libraries");
 
-static const struct ts_suite suite = {"Debian's CUDA 11.8 programs, five machines, four variants",
-				      NULL, NULL, tests};
+static const struct ts_scenario scenarios[] = {{"program", program_child}, {NULL, NULL}};
 
-int main(int argc, char **argv)
-{
-	static const struct ts_scenario scenarios[] = {{"program", program_child}, {NULL, NULL}};
-
-	return ts_main_suite(argc, argv, scenarios, &suite);
-}
+TS_MAIN_SUITE("Debian's CUDA 11.8 programs, five machines, four variants", NULL, NULL, scenarios)

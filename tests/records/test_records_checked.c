@@ -39,15 +39,6 @@ static void test_every_record_checked(void)
 	CU_ASSERT(checked + missing >= 9);
 }
 
-static const struct ts_test tests[] = {
-	{"every stub's record is compiled against its release's headers",
-	 test_every_record_checked},
-	{NULL, NULL},
-};
+TS_TEST(test_every_record_checked, "every stub's record is compiled against its release's headers");
 
-static const struct ts_suite suite = {"records against NVIDIA's headers", NULL, NULL, tests};
-
-int main(int argc, char **argv)
-{
-	return ts_main_suite(argc, argv, NULL, &suite);
-}
+TS_MAIN_SUITE("records against NVIDIA's headers", NULL, NULL, NULL)

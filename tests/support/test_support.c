@@ -232,6 +232,17 @@ int ts_run_program(char *const *argv, const char *const *env, const char *stdin_
 	return 0;
 }
 
+int ts_run_program_ok(char *const *argv, const char *what, struct ts_child *out)
+{
+	if (ts_run_program(argv, NULL, NULL, out) != 0) {
+		fprintf(stderr, "%s could not be run\n", what);
+		return 0;
+	}
+	if (out->exit_code != 0)
+		fprintf(stderr, "%s exited %d:\n%s\n", what, out->exit_code, out->err);
+	return out->exit_code == 0;
+}
+
 int ts_run_child(const char *scenario, const char *const *env, struct ts_child *child)
 {
 	char *argv[] = {self_path, "--child", (char *)scenario, NULL};

@@ -49,6 +49,33 @@ int ts_main_suite(int argc, char **argv, const struct ts_scenario *scenarios,
 		  const struct ts_suite *suite);
 
 /*
+ * A test of the binary's one suite, registered where it is written, after
+ * its function: TS_TEST(test_fn, "what it proves");. The suite's tests are
+ * the binary's TS_TEST lines in the order of their lines (one file's).
+ */
+#define TS_TEST(fn, name)                                                                          \
+	__attribute__((constructor)) static void ts_register_##fn(void)                            \
+	{                                                                                          \
+		ts_register_test((name), fn, __LINE__);                                            \
+	}                                                                                          \
+	extern char ts_registered_##fn
+void ts_register_test(const char *name, CU_TestFunc run, int line);
+/* The registered tests, in the order of their lines, ending in {NULL, NULL}
+ * (ts_registry.c). */
+const struct ts_test *ts_registered_tests(void);
+
+/* The main of a binary whose tests are one suite: its name, init and
+ * clean functions (or NULL), its tests (TS_TEST), and the child scenarios
+ * (or NULL). A file ends with it, without a semicolon. */
+#define TS_MAIN_SUITE(name, init, clean, scenarios)                                                \
+	int main(int argc, char **argv)                                                            \
+	{                                                                                          \
+		const struct ts_suite suite = {name, init, clean, ts_registered_tests()};          \
+                                                                                                   \
+		return ts_main_suite(argc, argv, scenarios, &suite);                               \
+	}
+
+/*
  * The same tests in a suite per selection (at most TS_SELECTIONS): suite
  * i is named by name(i) in buf ("" leaves it out), and select(i) runs
  * before its tests, to set what they test. (ts_selected.c)
@@ -74,6 +101,11 @@ struct ts_child {
  */
 int ts_run_program(char *const *argv, const char *const *env, const char *stdin_path,
 		   struct ts_child *child);
+
+/* ts_run_program with no env and no stdin, for a step that must succeed:
+ * 1 when argv ran and exited 0; otherwise 0, after printing what exited
+ * with which status, and its stderr. */
+int ts_run_program_ok(char *const *argv, const char *what, struct ts_child *out);
 
 /*
  * In a cross build whose tests run under an emulator (qemu-user: ctest

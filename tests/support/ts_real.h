@@ -177,4 +177,12 @@ int ts_real_sweep_child(void);
 int ts_real_main(int argc, char **argv, const char *name, const struct ts_test *tests,
 		 int (*calls)(void));
 
+/* That main, of the file's TS_TEST tests, ending the suite's file (without
+ * a semicolon). */
+#define TS_REAL_MAIN(name, calls)                                                                  \
+	int main(int argc, char **argv)                                                            \
+	{                                                                                          \
+		return ts_real_main(argc, argv, name, ts_registered_tests(), calls);               \
+	}
+
 #endif
