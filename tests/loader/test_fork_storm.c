@@ -37,6 +37,19 @@
 
 enum { STORM = 32, STORM_FORKS = 4, SOAK_RUNS = 15, WALK_CHILDREN = 30, CHILD_ALARM_S = 20 };
 
+/* Under valgrind, where a child takes a second or more to start, one soak
+ * run and a tenth of the walks' children: the same paths, checked for
+ * memory errors; the plain and sanitizer builds run them all. */
+static int soak_runs(void)
+{
+	return (int)ts_all_or_one_under_valgrind(SOAK_RUNS);
+}
+
+static int walk_children(void)
+{
+	return ts_under_valgrind() ? WALK_CHILDREN / 10 : WALK_CHILDREN;
+}
+
 /* A child's exit statuses: loaded, refused with a fork's reason, failed
  * otherwise. 127 is ld.so's own. */
 enum { CHILD_LOADED = 0, CHILD_REFUSED = 2, CHILD_FAILED = 3, LD_SO_STOPPED = 127 };
@@ -192,7 +205,7 @@ static int fork_during_walks(void)
 		return 3;
 	pthread_create(&walker, NULL, walk, NULL);
 	pthread_create(&loader, NULL, load_plugins, (void *)plugin);
-	for (int i = 0; i < WALK_CHILDREN; i++) {
+	for (int i = 0; i < walk_children(); i++) {
 		pid_t child = fork();
 
 		if (child == 0)
@@ -231,7 +244,7 @@ static void test_fork_during_a_storm(void)
 
 	stub_over_fake(&env);
 	ts_env_add(&env, "FAKE_NVRTC_SLOW_MS=5");
-	for (int run = 0; run < SOAK_RUNS; run++) {
+	for (int run = 0; run < soak_runs(); run++) {
 		struct ts_child c;
 
 		if (!ts_run_scenario(label, "fork_during_storm", &env, &c))
@@ -240,10 +253,13 @@ static void test_fork_during_a_storm(void)
 		loaded += ts_long(&c, "loaded");
 		refused += ts_long(&c, "refused");
 	}
-	printf("\n  %d runs, %d children: %ld loaded, %ld refused\n", SOAK_RUNS,
-	       SOAK_RUNS * STORM_FORKS, loaded, refused);
-	CU_ASSERT_EQUAL(loaded + refused, SOAK_RUNS * STORM_FORKS);
+	printf("\n  %d runs, %d children: %ld loaded, %ld refused\n", soak_runs(),
+	       soak_runs() * STORM_FORKS, loaded, refused);
+	CU_ASSERT_EQUAL(loaded + refused, soak_runs() * STORM_FORKS);
 }
+
+TS_TEST(test_fork_during_a_storm,
+	"children forked during a first-call storm make their first call");
 
 static void test_fork_during_walks_and_loads(void)
 {
@@ -255,30 +271,19 @@ static void test_fork_during_walks_and_loads(void)
 	ts_env_add(&env, "FS_PLUGIN=%s", ld_fake("nvrtc-12"));
 	if (!ts_run_scenario(label, "fork_during_walks", &env, &c))
 		return;
-	printf("\n  %d children: %ld loaded, %ld refused\n", WALK_CHILDREN, ts_long(&c, "loaded"),
+	printf("\n  %d children: %ld loaded, %ld refused\n", walk_children(), ts_long(&c, "loaded"),
 	       ts_long(&c, "refused"));
 	expect_none_lost(label, &c);
-	CU_ASSERT_EQUAL(ts_long(&c, "loaded") + ts_long(&c, "refused"), WALK_CHILDREN);
+	CU_ASSERT_EQUAL(ts_long(&c, "loaded") + ts_long(&c, "refused"), walk_children());
 }
 
-static const struct ts_test tests[] = {
-	{"children forked during a first-call storm make their first call",
-	 test_fork_during_a_storm},
-	{"children forked during walks and loads make their first call",
-	 test_fork_during_walks_and_loads},
+TS_TEST(test_fork_during_walks_and_loads,
+	"children forked during walks and loads make their first call");
+
+static const struct ts_scenario scenarios[] = {
+	{"fork_during_storm", fork_during_storm},
+	{"fork_during_walks", fork_during_walks},
 	{NULL, NULL},
 };
 
-static const struct ts_suite suite = {"loader: fork during first calls, walks and loads", NULL,
-				      NULL, tests};
-
-int main(int argc, char **argv)
-{
-	static const struct ts_scenario scenarios[] = {
-		{"fork_during_storm", fork_during_storm},
-		{"fork_during_walks", fork_during_walks},
-		{NULL, NULL},
-	};
-
-	return ts_main_suite(argc, argv, scenarios, &suite);
-}
+TS_MAIN_SUITE("loader: fork during first calls, walks and loads", NULL, NULL, scenarios)
